@@ -1,0 +1,1 @@
+"""One module per command area; each exposes ``register(app)`` and keeps heavy imports lazy."""
