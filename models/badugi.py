@@ -24,10 +24,10 @@ Hands of one to four cards are accepted, so draws and partial hands can be judge
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from functools import cache
-from itertools import combinations
+from itertools import chain, combinations
 from typing import TYPE_CHECKING, NamedTuple
 
 from models.cards import Card, CardParseError
@@ -200,7 +200,7 @@ def badugi_keys(hands: npt.ArrayLike) -> np.ndarray:
     for index, positions in enumerate(_best_positions(HAND_SIZE)):
         table[index, : len(positions)] = positions[::-1]
     chosen = table[pattern]
-    keys = (chosen >= 0).sum(axis=1) << 16
+    keys: np.ndarray = (chosen >= 0).sum(axis=1) << 16
     played = np.take_along_axis(ranks, np.maximum(chosen, 0), axis=1)
     for i in range(HAND_SIZE):
         keys += np.where(chosen[:, i] >= 0, (12 - played[:, i]) << (12 - 4 * i), 0)
@@ -208,26 +208,37 @@ def badugi_keys(hands: npt.ArrayLike) -> np.ndarray:
 
 
 @cache
-def _all_keys_sorted() -> tuple[list[int], list[int]]:
-    """All 270,725 hand keys sorted, and the distinct keys sorted: the strength reference."""
+def _value_table() -> tuple[list[int], list[int]]:
+    """The 1,092 distinct keys in increasing order, and how many 4-card hands are below each.
+
+    The second list has one more entry than the first: its last entry is all 270,725 hands.
+    """
     import numpy as np
 
     from models.cards import DECK
 
-    hands = np.array(list(combinations(DECK, HAND_SIZE)), dtype=np.int64)
-    keys = np.sort(badugi_keys(hands))
-    return keys.tolist(), np.unique(keys).tolist()
+    flat = chain.from_iterable(combinations(DECK, HAND_SIZE))
+    hands = np.fromiter(flat, dtype=np.int64, count=ALL_HANDS * HAND_SIZE).reshape(-1, HAND_SIZE)
+    values, counts = np.unique(badugi_keys(hands), return_counts=True)
+    below = np.concatenate(([0], np.cumsum(counts)))
+    return values.tolist(), below.tolist()
 
 
 def strength(cards: Sequence[Card]) -> Strength:
-    """The hand's place among all 4-card hands (computed once per process, about 0.2 s).
+    """The hand's place among all 4-card hands (the table takes about 0.1 s, once a process).
 
     >>> from models.cards import parse_cards
     >>> strength(parse_cards("4c 3h 2s Ad"))
     Strength(rank=1, beats=270701, ties=24, loses_to=0)
     """
     key = badugi_key(cards)
-    keys, distinct = _all_keys_sorted()
-    below, above = bisect_left(keys, key), bisect_right(keys, key)
-    rank = len(distinct) - bisect_left(distinct, key)
-    return Strength(rank=rank, beats=below, ties=above - below, loses_to=len(keys) - above)
+    values, below = _value_table()
+    # Every value a hand of 1-4 cards can play is played by some 4-card hand, so it is listed.
+    index = bisect_left(values, key)
+    beats, at_or_below = below[index], below[index + 1]
+    return Strength(
+        rank=len(values) - index,
+        beats=beats,
+        ties=at_or_below - beats,
+        loses_to=ALL_HANDS - at_or_below,
+    )

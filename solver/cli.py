@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated
 
 import typer
@@ -21,6 +20,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
+        # importlib.metadata costs ~30 ms to import; only --version needs it.
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
             typer.echo(f"handsolver {version('handsolver')}")
         except PackageNotFoundError:

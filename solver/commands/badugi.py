@@ -23,22 +23,30 @@ def badugi(
 
     Example: handsolver badugi "3c 2s 4d Ah" "As 3h 2d 4h"
     """
-    from models.badugi import HAND_SIZE, badugi_key, describe_key, played_cards, strength, winners
+    from models.badugi import (
+        HAND_SIZE,
+        badugi_key,
+        describe_key,
+        played_cards,
+        strength,
+        winners,
+    )
     from models.cards import parse_deal
 
     with user_errors():
         deal = parse_deal(hands, hand_size=HAND_SIZE, min_hands=2)
     fmt = deal.notation
     won = winners(deal.hands)
-    rows = []
-    for index, hand in enumerate(deal.hands):
-        key = badugi_key(hand)
-        place = strength(hand)
-        rows.append(
+    keys = [badugi_key(hand) for hand in deal.hands]
+    played = [fmt.card_strings(played_cards(hand)) for hand in deal.hands]
+    places = [strength(hand) for hand in deal.hands]
+    rows = list(enumerate(zip(deal.hands, played, keys, places, strict=True)))
+    if json_output:
+        hands_json = [
             {
                 "cards": fmt.card_strings(hand),
-                "played": fmt.card_strings(played_cards(hand)),
-                "size": key >> 16,
+                "played": plays,
+                "size": len(plays),
                 "value": describe_key(key),
                 "class": place.rank,
                 "beats": place.beats,
@@ -47,25 +55,25 @@ def badugi(
                 "ties_share": round(place.ties_share, 6),
                 "winner": index in won,
             }
-        )
-    if json_output:
-        print_json({"winners": list(won), "draw": len(won) > 1, "hands": rows})
+            for index, (hand, plays, key, place) in rows
+        ]
+        print_json({"winners": list(won), "draw": len(won) > 1, "hands": hands_json})
         return
     print_table(
         None,
         ["#", "hand", "plays", "value", "class of 1,092", "beats", "ties", ""],
         (
             [
-                str(index + 1),
-                fmt.sep.join(row["cards"]),
-                fmt.sep.join(row["played"]),
-                row["value"],
-                row["class"],
-                f"{row['beats_share']:.2%}",
-                f"{row['ties_share']:.3%}",
-                "wins" if row["winner"] else "",
+                index + 1,
+                fmt.format_cards(hand),
+                fmt.sep.join(plays),
+                describe_key(key),
+                place.rank,
+                f"{place.beats_share:.2%}",
+                f"{place.ties_share:.3%}",
+                "wins" if index in won else "",
             ]
-            for index, row in enumerate(rows)
+            for index, (hand, plays, key, place) in rows
         ),
     )
     if len(won) > 1:
