@@ -25,12 +25,14 @@ Hands of one to four cards are accepted, so draws and partial hands can be judge
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cache
-from itertools import chain, combinations
-from typing import TYPE_CHECKING, NamedTuple
+from itertools import accumulate, combinations, combinations_with_replacement
+from typing import TYPE_CHECKING
 
 from models.cards import Card, CardParseError
+from models.strength import Strength
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,27 +44,6 @@ HAND_SIZE = 4
 LOW_RANKS = "A23456789TJQK"
 ALL_HANDS = 270_725  # C(52, 4)
 DISTINCT_VALUES = 1_092  # C(13,4) + C(13,3) + C(13,2) + C(13,1)
-
-
-class Strength(NamedTuple):
-    """Where a hand stands among all 4-card Badugi hands.
-
-    ``rank`` is 1 for the best of the 1,092 distinct values; ``beats``, ``ties`` and ``loses_to``
-    count the 270,725 possible 4-card hands (the hand itself is among ``ties``).
-    """
-
-    rank: int
-    beats: int
-    ties: int
-    loses_to: int
-
-    @property
-    def beats_share(self) -> float:
-        return self.beats / ALL_HANDS
-
-    @property
-    def ties_share(self) -> float:
-        return self.ties / ALL_HANDS
 
 
 def _low_index(card: Card) -> int:
@@ -212,33 +193,40 @@ def _value_table() -> tuple[list[int], list[int]]:
     """The 1,092 distinct keys in increasing order, and how many 4-card hands are below each.
 
     The second list has one more entry than the first: its last entry is all 270,725 hands.
+    Counted without listing the hands: a hand is its sorted ranks plus a suit pattern, and for
+    each pattern of equal neighbours we know how many suit patterns pick each set of positions.
     """
-    import numpy as np
-
-    from models.cards import DECK
-
-    flat = chain.from_iterable(combinations(DECK, HAND_SIZE))
-    hands = np.fromiter(flat, dtype=np.int64, count=ALL_HANDS * HAND_SIZE).reshape(-1, HAND_SIZE)
-    values, counts = np.unique(badugi_keys(hands), return_counts=True)
-    below = np.concatenate(([0], np.cumsum(counts)))
-    return values.tolist(), below.tolist()
+    table = _best_positions(HAND_SIZE)
+    picks: dict[int, Counter[tuple[int, ...]]] = {}
+    for pattern, positions in enumerate(table):
+        equal = pattern >> (2 * HAND_SIZE)
+        suits = [(pattern >> (2 * i)) & 3 for i in range(HAND_SIZE)]
+        # Equal ranks sort by suit, so only increasing suits within a run are real hands.
+        if all(suits[i] < suits[i + 1] for i in range(HAND_SIZE - 1) if equal >> i & 1):
+            picks.setdefault(equal, Counter())[positions] += 1
+    counts: Counter[int] = Counter()
+    for ranks in combinations_with_replacement(range(13), HAND_SIZE):
+        equal = sum(1 << i for i in range(HAND_SIZE - 1) if ranks[i] == ranks[i + 1])
+        for positions, hands in picks[equal].items():
+            counts[_key_of_low_ranks(ranks[p] for p in positions)] += hands
+    values = sorted(counts)
+    return values, list(accumulate((counts[value] for value in values), initial=0))
 
 
 def strength(cards: Sequence[Card]) -> Strength:
-    """The hand's place among all 4-card hands (the table takes about 0.1 s, once a process).
+    """The hand's place among all 4-card hands: its class of 1,092 and the hands it beats.
 
     >>> from models.cards import parse_cards
     >>> strength(parse_cards("4c 3h 2s Ad"))
-    Strength(rank=1, beats=270701, ties=24, loses_to=0)
+    Strength(hand_class=1, beats=270701, ties=23, total=270725)
     """
     key = badugi_key(cards)
     values, below = _value_table()
     # Every value a hand of 1-4 cards can play is played by some 4-card hand, so it is listed.
     index = bisect_left(values, key)
-    beats, at_or_below = below[index], below[index + 1]
     return Strength(
-        rank=len(values) - index,
-        beats=beats,
-        ties=at_or_below - beats,
-        loses_to=ALL_HANDS - at_or_below,
+        hand_class=len(values) - index,
+        beats=below[index],
+        ties=below[index + 1] - below[index] - 1,
+        total=ALL_HANDS,
     )

@@ -28,6 +28,7 @@ from math import comb
 from typing import NamedTuple
 
 from models.cards import Card, CardParseError, InputError, parse_cards, rank_of
+from models.strength import Strength
 
 CATEGORY_NAMES = (
     "high card",
@@ -238,28 +239,6 @@ def winners(hands: Sequence[Sequence[Card]]) -> list[int]:
     return [index for index, key in enumerate(keys) if key == top]
 
 
-class Strength(NamedTuple):
-    """Where a 5-card value stands among all 2,598,960 hands.
-
-    ``hand_class`` is 1 for a royal flush up to 7,462 for 7-5-4-3-2; ``beats`` counts the hands
-    strictly weaker, ``ties`` the other hands of equal value (its own value counted apart).
-    """
-
-    key: int
-    hand_class: int
-    category: str
-    beats: int
-    ties: int
-
-    @property
-    def share_beaten(self) -> float:
-        return self.beats / NUM_HANDS
-
-    @property
-    def share_tied(self) -> float:
-        return self.ties / NUM_HANDS
-
-
 def hands_with_key(key: int) -> int:
     """How many of the 2,598,960 5-card hands have this key."""
     category, ranks = _SHAPES[key]
@@ -289,15 +268,14 @@ def strength(cards: Sequence[Card]) -> Strength:
     >>> royal.hand_class, royal.beats, royal.ties
     (1, 2598956, 3)
     >>> strength(parse_cards("7c 5d 4h 3s 2c"))
-    Strength(key=0, hand_class=7462, category='high card', beats=0, ties=1019)
+    Strength(hand_class=7462, beats=0, ties=1019, total=2598960)
     """
     key = best_key(cards)
     return Strength(
-        key=key,
         hand_class=NUM_KEYS - key,
-        category=category_of(key),
         beats=_hands_below()[key],
         ties=hands_with_key(key) - 1,
+        total=NUM_HANDS,
     )
 
 

@@ -2,14 +2,53 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import typer
+from typer._click.exceptions import ClickException  # typer vendors click from 0.26 on
+from typer.core import TyperGroup
 
 from solver.commands import badugi, big2, golf, poker, sixcard
 
+
+class OneLineErrors(TyperGroup):
+    """Usage errors (a bad option value, a missing argument) as one line on stderr, exit 2.
+
+    The commands report bad cards the same way (``solver.commands.common.user_errors``), so
+    every kind of bad input looks alike and never shows a traceback or a boxed panel.
+    """
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except ClickException as error:
+            # Bare `handsolver big2` has already printed its help; that is not an error line.
+            if type(error).__name__ != "NoArgsIsHelpError":
+                ctx = getattr(error, "ctx", None)
+                hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+                typer.echo(f"error: {error.format_message()}{hint}", err=True)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
     name="handsolver",
+    cls=OneLineErrors,
     help="Exact answers to hard questions about card hands.",
     no_args_is_help=True,
     add_completion=False,

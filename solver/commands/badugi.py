@@ -13,6 +13,7 @@ def badugi(
     hands: Annotated[
         list[str],
         typer.Argument(
+            metavar="HAND...",
             help="Two or more 4-card hands, one per argument or in one string split by '-' or '|'.",
             show_default=False,
         ),
@@ -48,11 +49,11 @@ def badugi(
                 "played": plays,
                 "size": len(plays),
                 "value": describe_key(key),
-                "class": place.rank,
+                "class": place.hand_class,
                 "beats": place.beats,
                 "ties": place.ties,
-                "beats_share": round(place.beats_share, 6),
-                "ties_share": round(place.ties_share, 6),
+                "beats_share": round(place.share_beaten, 6),
+                "ties_share": round(place.share_tied, 6),
                 "winner": index in won,
             }
             for index, (hand, plays, key, place) in rows
@@ -68,9 +69,9 @@ def badugi(
                 fmt.format_cards(hand),
                 fmt.sep.join(plays),
                 describe_key(key),
-                place.rank,
-                f"{place.beats_share:.2%}",
-                f"{place.ties_share:.3%}",
+                place.hand_class,
+                f"{place.share_beaten:.2%}",
+                f"{place.share_tied:.3%}",
                 "wins" if index in won else "",
             ]
             for index, (hand, plays, key, place) in rows

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,6 +41,8 @@ def print_json(value: Any) -> None:
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a failure leaves no partial file behind."""
+    import tempfile  # costs a few ms of start-up; only commands that write files need it
+
     directory = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -97,20 +97,26 @@ def test_a_hand_ties_with_itself(hand: list[int]) -> None:
 
 def test_strength_extremes() -> None:
     best, worst = strength(parse_cards("As 2h 3d 4c")), strength(parse_cards("Kc Kd Kh Ks"))
-    assert (best.rank, best.loses_to, best.ties) == (1, 0, 24)
-    assert (worst.rank, worst.beats, worst.ties) == (DISTINCT_VALUES, 0, 1)
+    assert (best.hand_class, best.loses_to, best.ties) == (1, 0, 23)
+    assert (worst.hand_class, worst.beats, worst.ties) == (DISTINCT_VALUES, 0, 0)
     middle = strength(parse_cards("As 3h 2d 4h"))
-    assert middle.beats + middle.ties + middle.loses_to == ALL_HANDS
+    assert middle.beats + middle.ties + middle.loses_to + 1 == ALL_HANDS
 
 
-def test_strength_counts_match_a_tally() -> None:
-    tally = Counter(badugi_key(hand) for hand in combinations(DECK, 4))
-    for text in ("Kh Ad 9s 2c", "9c 9h Qc Qh", "2h 8h 6h 4h"):
-        key = badugi_key(parse_cards(text))
-        place = strength(parse_cards(text))
-        assert place.ties == tally[key]
-        assert place.beats == sum(n for k, n in tally.items() if k < key)
-        assert place.rank == 1 + sum(1 for k in tally if k > key)
+def test_strength_of_every_value_matches_a_tally_of_all_hands() -> None:
+    tally: Counter[int] = Counter()
+    example = {}
+    for hand in combinations(DECK, 4):
+        key = badugi_key(hand)
+        tally[key] += 1
+        example.setdefault(key, hand)
+    below = 0
+    for hand_class, key in enumerate(sorted(tally, reverse=True), start=1):
+        place = strength(example[key])
+        assert (place.hand_class, place.ties) == (hand_class, tally[key] - 1)
+    for key in sorted(tally):
+        assert strength(example[key]).beats == below
+        below += tally[key]
 
 
 @pytest.mark.parametrize("size", [0, 5])

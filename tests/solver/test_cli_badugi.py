@@ -62,9 +62,3 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"error: {message}")
     assert "Traceback" not in result.output
-
-
-def test_version_and_help() -> None:
-    assert runner.invoke(app, ["--version"]).stdout.startswith("handsolver ")
-    result = runner.invoke(app, ["--help"])
-    assert result.exit_code == 0 and "badugi" in result.stdout

@@ -1,0 +1,169 @@
+"""The ``big2`` challenge (big2-fewest-plays): 13 cards -> a partition into the fewest plays.
+
+Any optimal partition is right, in any order.  Plays may be delimited by nested brackets,
+lines (``--per-case`` only), ``|`` or ``;``, commas, or spaces, and the cards inside a play
+may be run together or separated; an answer is accepted when any of these readings is a
+partition of the hand into legal plays of the fewest count.
+
+With ``--input-format ints`` a hand is a JSON list of card ints (``rank * 4 + suit``, deuce
+= 0 .. ace = 12, suits c d h s), as one published answer takes it, and the numbers in the
+answer are read as such cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+
+from models.cards import CardParseError, Notation, card_name, parse_cards, parse_deal
+from solver import big2 as engine
+from solver.golf.challenge import CardChallenge, Case, Hands, random_hands
+
+SEED_CASES = (
+    "AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH",
+    "2D,0H,5S,0S,4H,AS,4C,6C,6H,KC,8H,5H,8S",
+    "4D,4S,4H,4C,5H,5D,5C,5S,9S,9D,9H,9C,AD",
+    # Suggested in the seed's comments: flush + full house + pair + single; A2345 + 9-K + 3.
+    "2D,7D,8S,AS,2C,9D,5D,2S,AC,0D,8C,8H,5H",
+    "5D,2H,4S,QH,9S,2D,9C,JH,0S,AC,KS,JS,3S",
+)
+
+HAND_SIZE = 13
+# Big 2 order: the three lowest, the deuce highest (poker rank 0 is the deuce).
+BIG2_ORDER = tuple((rank - 1) % 13 for rank in range(13))
+_ACE = 12
+_INNER_LIST = re.compile(r"\[([^\[\]]*)\]")
+_BRACKETS = str.maketrans("(){}", "[][]")
+
+
+def readings(text: str) -> Iterator[list[str]]:
+    """The ways ``text`` can be cut into plays, the most structured first.
+
+    >>> [r for r in readings("[[AS, AH], [4C]]")][0]
+    ['AS, AH', '4C']
+    >>> [r for r in readings("ASAH, 4C 5C")]
+    [['ASAH', ' 4C 5C'], ['ASAH,', '4C', '5C']]
+    """
+    stripped = text.strip().translate(_BRACKETS)
+    if stripped.count("[") > 1:
+        yield _INNER_LIST.findall(stripped)
+    lines = [line for line in stripped.splitlines() if line.strip()]
+    if len(lines) > 1:
+        yield lines
+    if "|" in stripped or ";" in stripped:
+        yield re.split(r"[|;]", stripped)
+    if "," in stripped:
+        yield stripped.split(",")
+    yield stripped.split()
+
+
+class Big2Challenge(CardChallenge):
+    """Big 2: empty 13 cards in the fewest legal plays (singles, pairs, triples, five-card)."""
+
+    name = "big2"
+    seed_file = "big2-fewest-plays.txt"
+    formats = ("seed", "json", "compact", "spaced", "ints")
+    multiline = True
+    default_cases = 300
+    notation = Notation(ten="0", upper_suits=True, sep=",")
+    rank_order = BIG2_ORDER
+
+    def format_input(self, hands: Hands) -> str:
+        (hand,) = hands
+        if self.input_format == "json":
+            return json.dumps(self.notation.card_strings(hand), separators=(",", ":"))
+        if self.input_format == "compact":
+            return "".join(self.notation.card_strings(hand))
+        if self.input_format == "spaced":
+            return " ".join(self.notation.card_strings(hand))
+        if self.input_format == "ints":
+            return json.dumps(list(hand), separators=(",", ":"))
+        return self.notation.format_cards(hand)
+
+    def seed_cases(self) -> list[Case]:
+        return [
+            Case(f"seed-{i}", parse_deal(line, hand_size=HAND_SIZE).hands)
+            for i, line in enumerate(SEED_CASES, 1)
+        ]
+
+    def answer(self, hands: Hands) -> str:
+        (hand,) = hands
+        best = engine.fewest_plays(hand)
+        return ", ".join("".join(self.notation.card_strings(play.cards)) for play in best.plays)
+
+    def explain(self, hands: Hands) -> str:
+        (hand,) = hands
+        best = engine.fewest_plays(hand)
+        return f"{best.count} plays, e.g. {self.answer(hands)}"
+
+    def judge(self, hands: Hands, answer: str) -> str | None:
+        (hand,) = hands
+        if self.input_format == "ints":
+            # Cards as the ints of the input (rank * 4 + suit, deuce = rank 0): name them.
+            answer = re.sub(r"\d+", lambda m: _int_card(m.group()), answer)
+        first_problem = None
+        for chunks in readings(answer):
+            try:
+                plays = [cards for chunk in chunks if (cards := parse_cards(chunk))]
+            except CardParseError as error:
+                first_problem = first_problem or f"cannot read the answer: {error}"
+                continue
+            check = engine.check_answer(hand, plays, notation=self.notation)
+            if check.optimal:
+                return None
+            first_problem = first_problem or "; ".join(check.problems[:3])
+        return first_problem or "empty answer"
+
+    def generated_cases(self, count: int, seed: int) -> list[Case]:
+        rng = random.Random(seed)
+        out: list[Case] = []
+
+        def add(prefix: str, cards: list[int]) -> None:
+            """Complete ``cards`` (distinct) to 13 with random others and keep the case."""
+            rest = [card for card in rng.sample(range(52), 52) if card not in cards]
+            hand = cards[:HAND_SIZE] + rest[: HAND_SIZE - len(cards)]
+            rng.shuffle(hand)
+            out.append(Case(f"{prefix}-{len(out) + 1}", (tuple(hand),)))
+
+        def spread(ranks: list[int]) -> list[int]:
+            """One card of each rank in random suits (distinct ranks, so never a clash)."""
+            return [rank * 4 + rng.randrange(4) for rank in ranks]
+
+        for _ in range(20):
+            # Flush against pairs: five suited cards whose ranks all pair up elsewhere.
+            suit = rng.randrange(4)
+            ranks = rng.sample(range(13), 5)
+            paired = [rank * 4 + rng.choice([s for s in range(4) if s != suit]) for rank in ranks]
+            add("flush-vs-pairs", [rank * 4 + suit for rank in ranks] + paired)
+        for _ in range(15):
+            add("wheel", spread([_ACE, 0, 1, 2, 3]))
+            add("ten-to-ace", spread([8, 9, 10, 11, _ACE]))
+            # Both ace straights at once, and the wrapped runs that are not straights.
+            add("ace-straights", spread([_ACE, 0, 1, 2, 3]) + spread([8, 9, 10, 11]))
+            add("wrapped", spread([10, 11, _ACE, 0, 1]))
+        for _ in range(20):
+            # Quads whose fifth card must come from another group.
+            ranks = rng.sample(range(13), 3)
+            add("quads", [rank * 4 + suit for rank in ranks for suit in range(4)])
+            ranks = rng.sample(range(13), 2)
+            add("quads", [rank * 4 + suit for rank in ranks for suit in range(4)])
+        for _ in range(30):
+            # Many triples and pairs: the optimum often splits a triple into a pair.
+            ranks = rng.sample(range(13), 5)
+            cards = [r * 4 + s for r in ranks[:3] for s in rng.sample(range(4), 3)]
+            cards += [r * 4 + s for r in ranks[3:] for s in rng.sample(range(4), 2)]
+            add("triples", cards)
+        for _ in range(30):
+            # Few ranks, many of each.
+            ranks = rng.sample(range(13), rng.choice((4, 5)))
+            pool = [r * 4 + s for r in ranks for s in range(4)]
+            add("dense", rng.sample(pool, HAND_SIZE))
+        out += [Case(f"random-{i}", random_hands(rng, (HAND_SIZE,))) for i in range(1, count + 1)]
+        return out
+
+
+def _int_card(token: str) -> str:
+    number = int(token)
+    return card_name(number) if number < 52 else f"?{token}"

@@ -1,0 +1,380 @@
+"""Run an answer program over cases, judge every answer, and shrink the smallest failure.
+
+Batch mode (the default) writes one case per line to a single process and reads one answer
+per line.  When that process stops early (crash, non-zero exit, timeout, output cap) the case
+at the first missing line is blamed and the rest are run again in a new process, so one bad
+case does not hide the others.  When it prints more lines than cases, the first case that
+makes the count go wrong is found by bisection.  ``--per-case`` starts one process per case,
+and then the whole of stdout is the answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
+
+from solver.golf.challenge import Case, Challenge, Hands
+from solver.golf.runner import Command, RunResult, run
+
+Status = Literal["pass", "fail", "unknown"]
+Kind = Literal["", "wrong", "crash", "error", "timeout"]
+"""Why a case failed: a wrong answer, a crash (non-zero exit or signal), a protocol error
+(missing, extra or unreadable output), or a timeout.  Only wrong answers and crashes are
+shrunk: the others say little about the case itself."""
+
+# A batch that keeps failing is not worth restarting case by case for ever, and one that
+# times out before its first answer several times running (each costing a long wait) even less.
+MAX_RESTARTS = 20
+MAX_IDLE_RESTARTS = 2
+BASE_OUTPUT_CAP = 1 << 16
+OUTPUT_CAP_PER_CASE = 1 << 12
+
+
+class Outcome(NamedTuple):
+    """The verdict on one case: its status, the answer read (if any) and why it failed."""
+
+    status: Status
+    answer: str | None = None
+    reason: str = ""
+    kind: Kind = ""
+
+
+NOT_RUN = Outcome("unknown", None, "not run: the time budget ran out")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to run the answer: per case or in one batch, and the time limits (seconds)."""
+
+    command: Command
+    per_case: bool = False
+    timeout: float = 10.0
+    budget: float = 300.0
+    #: At most this many candidate cases are tried while shrinking.
+    shrink_limit: int = 3000
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A failing case: what went in, what should have come out, and what did."""
+
+    id: str
+    input: str
+    expected: str
+    actual: str
+    reason: str
+    #: The failing case found first, before shrinking (``None`` when it could not shrink).
+    shrunk_from: str | None = None
+    shrink_steps: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "input": self.input,
+            "expected": self.expected,
+            "actual": self.actual,
+            "reason": self.reason,
+            "shrunk_from": self.shrunk_from,
+            "shrink_steps": self.shrink_steps,
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """The verdict on an answer program over all cases."""
+
+    challenge: str
+    command: str
+    mode: str
+    passed: bool
+    cases: int
+    failures: int
+    not_run: int
+    counterexample: Counterexample | None
+    failing_ids: tuple[str, ...]
+    notes: tuple[str, ...]
+    seconds: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "challenge": self.challenge,
+            "command": self.command,
+            "mode": self.mode,
+            "passed": self.passed,
+            "cases": self.cases,
+            "failures": self.failures,
+            "not_run": self.not_run,
+            "counterexample": None
+            if self.counterexample is None
+            else self.counterexample.to_json(),
+            "failing_ids": list(self.failing_ids),
+            "notes": list(self.notes),
+            "seconds": round(self.seconds, 3),
+            **self.extra,
+        }
+
+
+def _stop_reason(result: RunResult, answered: int, total: int) -> tuple[str, Kind]:
+    """Why a run ended before answering every case, blamed on the first unanswered one."""
+    if result.timed_out:
+        return f"timed out with no answer after {result.seconds:.1f} s", "timeout"
+    if result.output_capped:
+        return f"output passed the {len(result.stdout)}-byte cap; the program was killed", "error"
+    said = f": {result.stderr_line}" if result.stderr_line else ""
+    if result.returncode < 0:
+        return f"killed by signal {-result.returncode} before answering{said}", "crash"
+    if result.returncode != 0:
+        return f"exited with status {result.returncode} before answering{said}", "crash"
+    return (
+        f"no answer: the program printed {answered} line(s) for {total} case(s) and exited"
+        " (a program that reads one case per run needs --per-case)",
+        "error",
+    )
+
+
+class Verifier:
+    """Runs the answer program for one challenge under one set of settings and a deadline."""
+
+    def __init__(self, challenge: Challenge, settings: Settings) -> None:
+        self.challenge = challenge
+        self.settings = settings
+        self.deadline = time.monotonic() + settings.budget
+        self.notes: list[str] = []
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    # Judging --------------------------------------------------------------------------------
+
+    def judge_bytes(self, hands: Hands, raw: bytes) -> Outcome:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return Outcome("fail", repr(raw[:80]), "the answer is not valid UTF-8", "error")
+        text = text.replace("\r", "").strip()
+        reason = self.challenge.judge(hands, text)
+        if reason is None:
+            return Outcome("pass", text)
+        return Outcome("fail", text, reason, "wrong")
+
+    # Running --------------------------------------------------------------------------------
+
+    def answer_all(self, cases: Sequence[Hands], *, until_failure: bool = False) -> list[Outcome]:
+        """A verdict for every case (``unknown`` for those the budget left unrun).
+
+        With ``until_failure`` it stops at the first failing case and leaves the rest
+        ``unknown``: while shrinking, candidates come smallest first, so the first failure is
+        the smallest and a crashing program need not be restarted for the others.
+        """
+        if self.settings.per_case:
+            outcomes = [NOT_RUN] * len(cases)
+            for i, hands in enumerate(cases):
+                if self.remaining() <= 0:
+                    break
+                outcomes[i] = self._one(hands)
+                if until_failure and outcomes[i].status == "fail":
+                    break
+            return outcomes
+        return self._batch(cases, until_failure)
+
+    def _run(self, cases: Sequence[Hands], timeout: float) -> RunResult:
+        data = "".join(self.challenge.format_input(hands) + "\n" for hands in cases)
+        return run(
+            self.settings.command,
+            data.encode("utf-8"),
+            timeout=max(0.0, min(timeout, self.remaining())),
+            output_cap=BASE_OUTPUT_CAP + OUTPUT_CAP_PER_CASE * len(cases),
+        )
+
+    def _one(self, hands: Hands) -> Outcome:
+        result = self._run([hands], self.settings.timeout)
+        if result.timed_out and self.remaining() <= 0:
+            return NOT_RUN
+        if result.timed_out:
+            return Outcome("fail", None, f"timed out after {result.seconds:.1f} s", "timeout")
+        if result.output_capped or result.returncode != 0:
+            reason, kind = _stop_reason(result, 0, 1)
+            outcome = self.judge_bytes(hands, result.stdout)
+            return Outcome("fail", outcome.answer, reason, kind)
+        lines = [line for line in result.stdout.splitlines() if line.strip()]
+        if not lines:
+            return Outcome("fail", "", "no output", "error")
+        if len(lines) > 1 and not self.challenge.multiline:
+            shown = result.stdout.decode("utf-8", "replace").strip()[:200]
+            return Outcome("fail", shown, f"printed {len(lines)} lines for one case", "error")
+        return self.judge_bytes(hands, result.stdout)
+
+    @staticmethod
+    def _lines(result: RunResult, expected: int) -> list[bytes]:
+        """Complete answer lines; a last line without newline counts if the program ended."""
+        lines = result.stdout.split(b"\n")
+        tail = lines.pop()
+        if tail and not (result.timed_out or result.output_capped):
+            lines.append(tail)
+        while len(lines) > expected and not lines[-1].strip():
+            lines.pop()
+        return lines
+
+    def _batch(self, cases: Sequence[Hands], until_failure: bool) -> list[Outcome]:
+        outcomes: list[Outcome] = [NOT_RUN] * len(cases)
+        start = 0
+        restarts = idle = 0
+        while start < len(cases) and self.remaining() > 0:
+            chunk = cases[start:]
+            result = self._run(chunk, self.settings.timeout * len(chunk))
+            lines = self._lines(result, len(chunk))
+            if len(lines) > len(chunk):
+                found = self._first_extra(chunk)
+                if found is None:
+                    break
+                lines, count, result = found
+                reason, kind = (
+                    _stop_reason(result, count, count)
+                    if result.output_capped
+                    else (
+                        f"printed {len(lines) - count + 1} lines for one case (batch mode "
+                        "reads one line per case)",
+                        "error",
+                    )
+                )
+                answer = b" / ".join(lines[count - 1 :]).decode("utf-8", "replace")[:200]
+                lines = lines[: count - 1]
+                stopped = Outcome("fail", answer, reason, kind)
+            elif len(lines) < len(chunk):
+                if result.timed_out and self.remaining() <= 0:
+                    stopped = NOT_RUN
+                else:
+                    reason, kind = _stop_reason(result, len(lines), len(chunk))
+                    stopped = Outcome("fail", None, reason, kind)
+            else:
+                stopped = None
+            for i, raw in enumerate(lines):
+                outcomes[start + i] = self.judge_bytes(chunk[i], raw)
+                if until_failure and outcomes[start + i].status == "fail":
+                    return outcomes
+            if stopped is None:
+                if result.returncode != 0 and outcomes[-1].status == "pass":
+                    reason, kind = _stop_reason(result, len(lines), len(chunk))
+                    reason = reason.replace("before answering", "after its last answer")
+                    outcomes[-1] = Outcome("fail", outcomes[-1].answer, reason, kind)
+                break
+            outcomes[start + len(lines)] = stopped
+            if until_failure or stopped is NOT_RUN:
+                break
+            idle = idle + 1 if result.timed_out and not lines else 0
+            start += len(lines) + 1
+            restarts += 1
+            if (restarts > MAX_RESTARTS or idle > MAX_IDLE_RESTARTS) and start < len(cases):
+                self.notes.append(
+                    f"gave up after {restarts} runs that stopped early; "
+                    f"{len(cases) - start} case(s) not run"
+                )
+                for i in range(start, len(cases)):
+                    outcomes[i] = Outcome("unknown", None, "not run: too many restarts")
+                break
+        return outcomes
+
+    def _first_extra(self, cases: Sequence[Hands]) -> tuple[list[bytes], int, RunResult] | None:
+        """The shortest prefix of ``cases`` answered with too many lines.
+
+        Returns its lines, its length and the run; ``None`` if the budget ran out first.
+        """
+        low, high = 0, len(cases)  # prefix ``low`` is known fine, prefix ``high`` is not
+        found: tuple[list[bytes], RunResult] | None = None
+        while high - low > 1 and self.remaining() > 0:
+            middle = (low + high) // 2
+            result = self._run(cases[:middle], self.settings.timeout * middle)
+            lines = self._lines(result, middle)
+            if len(lines) > middle:
+                high, found = middle, (lines, result)
+            else:
+                low = middle
+        if high - low > 1:
+            return None
+        if found is None:
+            result = self._run(cases[:high], self.settings.timeout * high)
+            found = (self._lines(result, high), result)
+        return found[0], high, found[1]
+
+    # Shrinking -----------------------------------------------------------------------------
+
+    def shrink(self, hands: Hands, outcome: Outcome) -> tuple[Hands, Outcome, int]:
+        """Walk to simpler failing cases while any neighbour still fails: the smallest found."""
+        measure = self.challenge.measure
+        seen = {hands}
+        steps = 0
+        budget = self.settings.shrink_limit
+        while budget > 0 and self.remaining() > 0:
+            here = measure(hands)
+            candidates = sorted(
+                {
+                    n
+                    for n in self.challenge.neighbours(hands)
+                    if n not in seen and measure(n) < here
+                },
+                key=measure,
+            )[:budget]
+            if not candidates:
+                break
+            results = self.answer_all(candidates, until_failure=True)
+            tried = [c for c, o in zip(candidates, results, strict=True) if o.status != "unknown"]
+            seen.update(tried)
+            budget -= len(tried)
+            failing = [
+                (c, o) for c, o in zip(candidates, results, strict=True) if o.status == "fail"
+            ]
+            # A timeout is a failure, but chasing it would spend the budget on waiting.
+            if not failing or failing[0][1].kind == "timeout":
+                break
+            hands, outcome = failing[0]
+            steps += 1
+        return hands, outcome, steps
+
+
+def verify(
+    challenge: Challenge, settings: Settings, cases: Sequence[Case], *, shrink: bool = True
+) -> Report:
+    """Judge the answer on ``cases``; on failure, report the smallest failing case found."""
+    began = time.monotonic()
+    verifier = Verifier(challenge, settings)
+    outcomes = verifier.answer_all([case.hands for case in cases])
+    failing = [(case, o) for case, o in zip(cases, outcomes, strict=True) if o.status == "fail"]
+    not_run = sum(o.status == "unknown" for o in outcomes)
+    counterexample = None
+    if failing:
+        first, outcome = min(failing, key=lambda pair: challenge.measure(pair[0].hands))
+        hands, steps = first.hands, 0
+        # A program that answered nothing right gives shrinking no signal to follow.
+        answered = any(o.status == "pass" for o in outcomes)
+        if shrink and challenge.shrinkable and answered and outcome.kind in ("wrong", "crash"):
+            hands, outcome, steps = verifier.shrink(first.hands, outcome)
+        counterexample = Counterexample(
+            id=first.id,
+            input=challenge.format_input(hands),
+            expected=challenge.explain(hands),
+            actual=outcome.answer if outcome.answer is not None else "",
+            reason=outcome.reason,
+            shrunk_from=challenge.format_input(first.hands) if steps else None,
+            shrink_steps=steps,
+        )
+    notes = challenge.notes() + verifier.notes
+    if not_run and verifier.remaining() <= 0:
+        notes.append(f"the time budget ({settings.budget:g} s) ran out")
+    extra = challenge.report_extra(cases, [o.answer for o in outcomes]) if not failing else {}
+    return Report(
+        challenge=challenge.name,
+        command=str(settings.command),
+        mode="per-case" if settings.per_case else "batch",
+        passed=not failing and not not_run,
+        cases=len(cases) - not_run,
+        failures=len(failing),
+        not_run=not_run,
+        counterexample=counterexample,
+        failing_ids=tuple(case.id for case, _ in failing[:20]),
+        notes=tuple(notes),
+        seconds=time.monotonic() - began,
+        extra=extra,
+    )
