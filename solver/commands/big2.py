@@ -229,6 +229,9 @@ def batch(
     prefer: PreferOption = PreferChoice.any,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     seed: SeedOption = 0,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
+    ] = True,
 ) -> None:
     """Solve many hands: one JSON object a line, in input order."""
     with user_errors():
