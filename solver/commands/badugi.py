@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from solver.commands.common import print_json, print_table, user_errors
+from solver.commands.common import print_json, print_table, strength_json, user_errors
 
 
 def badugi(
@@ -49,11 +49,7 @@ def badugi(
                 "played": plays,
                 "size": len(plays),
                 "value": describe_key(key),
-                "class": place.hand_class,
-                "beats": place.beats,
-                "ties": place.ties,
-                "beats_share": round(place.share_beaten, 6),
-                "ties_share": round(place.share_tied, 6),
+                **strength_json(place),
                 "winner": index in won,
             }
             for index, (hand, plays, key, place) in rows

@@ -14,6 +14,7 @@ from typing import Any, NoReturn, TypeVar
 import typer
 
 from models.cards import InputError
+from models.strength import Strength
 
 T = TypeVar("T")
 
@@ -37,6 +38,17 @@ def user_errors() -> Iterator[None]:
 
 def print_json(value: Any) -> None:
     typer.echo(json.dumps(value, indent=2))
+
+
+def strength_json(place: Strength) -> dict[str, int | float]:
+    """The JSON fields every showdown command prints for a hand's strength."""
+    return {
+        "class": place.hand_class,
+        "beats": place.beats,
+        "ties": place.ties,
+        "beats_share": round(place.share_beaten, 6),
+        "ties_share": round(place.share_tied, 6),
+    }
 
 
 def write_atomic(path: Path, text: str) -> None:

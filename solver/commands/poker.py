@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from solver.commands.common import print_json, print_table, user_errors
+from solver.commands.common import print_json, print_table, strength_json, user_errors
 
 if TYPE_CHECKING:
     from models.cards import Card, Notation
@@ -78,11 +78,7 @@ def poker(
                 "played": fmt.card_strings(hand.five),
                 "category": hand.category,
                 "key": hand.key,
-                "class": place.hand_class,
-                "beats": place.beats,
-                "ties": place.ties,
-                "beats_share": round(place.share_beaten, 6),
-                "ties_share": round(place.share_tied, 6),
+                **strength_json(place),
                 "winner": index in won,
             }
             for index, (hole, hand, place) in rows
