@@ -56,7 +56,10 @@ def write_atomic(path: Path, text: str) -> None:
     import tempfile  # costs a few ms of start-up; only commands that write files need it
 
     directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:  # name the file the user asked for, not the temporary one
+        raise OSError(error.errno, error.strerror, str(path)) from error
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
