@@ -220,7 +220,7 @@ best-response:X or a .csv/.json table file
         target = strategy_from_spec(name.removeprefix("best-response:"), t)
         return best_response(t, target).strategy
     path = Path(name)
-    if path.suffix.lower() in (".csv", ".json") or path.exists():
+    if path.suffix.lower() in (".csv", ".json") or path.is_file():
         return read_table(path, t)
     raise InputError(
         f"unknown strategy {spec!r}; use random, sorted, equilibrium, best-response:X "
