@@ -27,7 +27,7 @@ from itertools import combinations
 from math import comb
 from typing import NamedTuple
 
-from models.cards import Card, CardParseError, InputError, parse_cards, rank_of
+from models.cards import Card, CardParseError, InputError, parse_cards, parse_deal, rank_of
 from models.strength import Strength
 
 CATEGORY_NAMES = (
@@ -338,11 +338,7 @@ def parse_euler54_line(line: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     if len(cards) != 10:
         raise CardParseError(f"a deal needs 10 cards, got {len(cards)}")
     if len(set(cards)) != 10:
-        seen: set[Card] = set()
-        for card, token in zip(cards, line.split(), strict=False):
-            if card in seen:
-                raise CardParseError(f"card {token!r} is given twice")
-            seen.add(card)
+        parse_deal(line)  # raises, naming the repeated card as it is written
         raise CardParseError("a card is given twice")
     return cards[:5], cards[5:]
 

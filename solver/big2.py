@@ -38,6 +38,7 @@ from models.big2 import (
     IllegalPlayError,
     Play,
     PlayKind,
+    answer_readings,
     big2_card_key,
     five_card_masks,
     legal_plays,
@@ -46,15 +47,17 @@ from models.big2 import (
 from models.cards import (
     Card,
     CardSet,
+    InputError,
     Notation,
     cards_of,
     mask_of,
-    parse_cards,  # noqa: F401  (the doctests read cards with it)
+    parse_cards,
 )
 
 __all__ = [
     "EXACT_MAX_CARDS",
     "Check",
+    "check_answer_text",
     "Enumeration",
     "Method",
     "Partition",
@@ -379,11 +382,13 @@ def build_partition_model(
 def solve_partition_model(
     hand: CardSet | Iterable[Card],
     *,
+    prefer: Prefer = Prefer.ANY,
     time_limit: float = DEFAULT_TIME_LIMIT,
     workers: int = 1,
     seed: int = 0,
 ) -> Partition:
-    """Solve :func:`build_partition_model` (the unstrengthened reference)."""
+    """Solve :func:`build_partition_model` (the unstrengthened reference); with a preference,
+    a second solve fixes the count to the optimum and optimises the preference."""
     from ortools.sat.python import cp_model
 
     mask = _hand_mask(hand)
@@ -392,14 +397,27 @@ def solve_partition_model(
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return _fallback(mask, "plain", count_lower_bound(mask.bit_count()))
+    optimal = status == cp_model.OPTIMAL
+    bound = round(solver.best_objective_bound)
     chosen = [play for play, var in plays if solver.boolean_value(var)]
-    return Partition(
-        len(chosen),
-        _sorted_plays(chosen),
-        status == cp_model.OPTIMAL,
-        round(solver.best_objective_bound),
-        "plain",
-    )
+    if prefer is not Prefer.ANY and optimal:
+        for _, var in plays:
+            model.add_hint(var, solver.boolean_value(var))
+        model.add(sum(var for _, var in plays) == len(chosen))
+        model.minimize(sum(_play_weight(play.kind, prefer) * var for play, var in plays))
+        # Out of time in this second solve, the first optimal partition still stands.
+        if solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            chosen = [play for play, var in plays if solver.boolean_value(var)]
+    return Partition(len(chosen), _sorted_plays(chosen), optimal, bound, "plain")
+
+
+def _play_weight(kind: PlayKind, prefer: Prefer) -> int:
+    """A play's weight in a linear objective that ranks partitions like :func:`preference_key`."""
+    if prefer is Prefer.FEWEST_SINGLES:
+        return int(kind is PlayKind.SINGLE)
+    if kind is PlayKind.SINGLE:
+        return 0
+    return -int(_BASE ** (len(_STRENGTH_ORDER) - 1 - _STRENGTH_ORDER.index(kind)))
 
 
 def _fallback(mask: CardSet, method: str, bound: int) -> Partition:
@@ -652,7 +670,9 @@ def fewest_plays(
     if method is Method.EXACT or (method is Method.AUTO and mask.bit_count() <= EXACT_MAX_CARDS):
         return exact_search(mask, prefer)
     if method is Method.PLAIN:
-        return solve_partition_model(mask, time_limit=time_limit, workers=workers, seed=seed)
+        return solve_partition_model(
+            mask, prefer=prefer, time_limit=time_limit, workers=workers, seed=seed
+        )
     return solve_strong_model(
         mask, prefer=prefer, time_limit=time_limit, workers=workers, seed=seed
     )
@@ -732,6 +752,7 @@ def check_answer(
     *,
     notation: Notation | None = None,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    best: Partition | None = None,
 ) -> Check:
     """Judge a claimed answer: is it a partition of ``hand`` into legal plays, with fewest plays?
 
@@ -772,7 +793,7 @@ def check_answer(
     for card in sorted(cards_of(mask), key=big2_card_key):
         if card not in seen:
             problems.append(f"card {notation.format(card)} is missing")
-    best = fewest_plays(mask, time_limit=time_limit)
+    best = best or fewest_plays(mask, time_limit=time_limit)
     valid = not problems
     # A valid answer can never beat the proven bound, so reaching it proves it optimal.
     optimal = valid and len(plays) <= best.bound
@@ -782,3 +803,43 @@ def check_answer(
     elif valid and not optimal:
         problems.append(f"could not prove {len(plays)} plays optimal within the time limit")
     return Check(valid, optimal, len(plays), best.count, tuple(problems))
+
+
+def check_answer_text(
+    hand: CardSet | Iterable[Card],
+    answer: str,
+    *,
+    notation: Notation | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> Check:
+    """Judge an answer as written: optimal if *any* reading of its delimiters is an optimal
+    partition (see :func:`models.big2.answer_readings`); otherwise the verdict on the first
+    reading whose tokens are all cards.  The golf verifier and ``big2 check`` both use it.
+
+    >>> hand = parse_cards("AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH")
+    >>> check_answer_text(hand, "ASAHAD8D8C, 2S3S4H5H6D, 4C, 7C, 0C").optimal
+    True
+    >>> check_answer_text(hand, "(AS AH AD 8D 8C) (2S 3S 4H 5H 6D) (4C) (7C) (0C)").optimal
+    True
+
+    :raises InputError: when no reading consists of cards only.
+    """
+    mask = _hand_mask(hand)
+    best = fewest_plays(mask, time_limit=time_limit)
+    first: Check | None = None
+    first_error: InputError | None = None
+    for chunks in answer_readings(answer):
+        try:
+            plays = [cards for chunk in chunks if (cards := parse_cards(chunk))]
+        except InputError as error:
+            first_error = first_error or error
+            continue
+        if not plays:
+            continue
+        verdict = check_answer(mask, plays, notation=notation, time_limit=time_limit, best=best)
+        if verdict.optimal:
+            return verdict
+        first = first or verdict
+    if first is None:
+        raise first_error or InputError("the answer has no plays")
+    return first

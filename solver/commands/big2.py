@@ -26,7 +26,7 @@ from solver.big2 import (
     Partition,
     Prefer,
     all_optimal,
-    check_answer,
+    check_answer_text,
     fewest_plays,
 )
 from solver.commands.common import (
@@ -171,12 +171,14 @@ def check(
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
 ) -> None:
     """Is ANSWER a partition of HAND into legal plays, and the fewest?  Exit 0 only if both."""
-    from models.big2 import parse_answer
-
     with user_errors():
         deal = _one_hand(hand)
-        plays = parse_answer(sys.stdin.read() if answer == "-" else answer)
-    verdict = check_answer(deal.hands[0], plays, notation=deal.notation, time_limit=time_limit)
+        verdict = check_answer_text(
+            deal.hands[0],
+            sys.stdin.read() if answer == "-" else answer,
+            notation=deal.notation,
+            time_limit=time_limit,
+        )
     if as_json:
         print_json(
             {
@@ -208,9 +210,13 @@ def _solve_line(job: Job) -> str:
 
 
 def _read_jobs(source: str, seed: int, time_limit: float, prefer: str) -> list[Job]:
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"{source!r} is not UTF-8 text: {error.reason}") from None
     jobs = []
-    for number, line in enumerate(text.splitlines(), 1):
+    # Editors on Windows may start a UTF-8 file with a byte order mark.
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue

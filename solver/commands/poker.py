@@ -117,11 +117,11 @@ def _read_text(source: str) -> str:
     from models.cards import InputError
 
     try:
-        if source == "-":
-            return sys.stdin.read()
-        return Path(source).read_text(encoding="utf-8")
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"{source!r} is not UTF-8 text: {error.reason}") from None
+    # Editors on Windows may start a UTF-8 file with a byte order mark.
+    return text.removeprefix("\ufeff")
 
 
 def _deal_json(deal: Euler54Deal, fmt: Notation) -> dict[str, Any]:

@@ -1,9 +1,8 @@
 """The ``big2`` challenge (big2-fewest-plays): 13 cards -> a partition into the fewest plays.
 
-Any optimal partition is right, in any order.  Plays may be delimited by nested brackets,
-lines (``--per-case`` only), ``|`` or ``;``, commas, or spaces, and the cards inside a play
-may be run together or separated; an answer is accepted when any of these readings is a
-partition of the hand into legal plays of the fewest count.
+Any optimal partition is right, in any order: an answer is accepted when any reading of its
+delimiters (:func:`models.big2.answer_readings`; lines need ``--per-case``) is a partition of
+the hand into legal plays of the fewest count, as ``handsolver big2 check`` judges it.
 
 With ``--input-format ints`` a hand is a JSON list of card ints (``rank * 4 + suit``, deuce
 = 0 .. ace = 12, suits c d h s), as one published answer takes it, and the numbers in the
@@ -15,9 +14,8 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 
-from models.cards import CardParseError, Notation, card_name, parse_cards, parse_deal
+from models.cards import InputError, Notation, card_name, parse_deal
 from solver import big2 as engine
 from solver.golf.challenge import CardChallenge, Case, Hands, random_hands
 
@@ -34,29 +32,6 @@ HAND_SIZE = 13
 # Big 2 order: the three lowest, the deuce highest (poker rank 0 is the deuce).
 BIG2_ORDER = tuple((rank - 1) % 13 for rank in range(13))
 _ACE = 12
-_INNER_LIST = re.compile(r"\[([^\[\]]*)\]")
-_BRACKETS = str.maketrans("(){}", "[][]")
-
-
-def readings(text: str) -> Iterator[list[str]]:
-    """The ways ``text`` can be cut into plays, the most structured first.
-
-    >>> [r for r in readings("[[AS, AH], [4C]]")][0]
-    ['AS, AH', '4C']
-    >>> [r for r in readings("ASAH, 4C 5C")]
-    [['ASAH', ' 4C 5C'], ['ASAH,', '4C', '5C']]
-    """
-    stripped = text.strip().translate(_BRACKETS)
-    if stripped.count("[") > 1:
-        yield _INNER_LIST.findall(stripped)
-    lines = [line for line in stripped.splitlines() if line.strip()]
-    if len(lines) > 1:
-        yield lines
-    if "|" in stripped or ";" in stripped:
-        yield re.split(r"[|;]", stripped)
-    if "," in stripped:
-        yield stripped.split(",")
-    yield stripped.split()
 
 
 class Big2Challenge(CardChallenge):
@@ -103,18 +78,11 @@ class Big2Challenge(CardChallenge):
         if self.input_format == "ints":
             # Cards as the ints of the input (rank * 4 + suit, deuce = rank 0): name them.
             answer = re.sub(r"\d+", lambda m: _int_card(m.group()), answer)
-        first_problem = None
-        for chunks in readings(answer):
-            try:
-                plays = [cards for chunk in chunks if (cards := parse_cards(chunk))]
-            except CardParseError as error:
-                first_problem = first_problem or f"cannot read the answer: {error}"
-                continue
-            check = engine.check_answer(hand, plays, notation=self.notation)
-            if check.optimal:
-                return None
-            first_problem = first_problem or "; ".join(check.problems[:3])
-        return first_problem or "empty answer"
+        try:
+            verdict = engine.check_answer_text(hand, answer, notation=self.notation)
+        except InputError as error:
+            return f"cannot read the answer: {error}"
+        return None if verdict.optimal else "; ".join(verdict.problems[:3])
 
     def generated_cases(self, count: int, seed: int) -> list[Case]:
         rng = random.Random(seed)

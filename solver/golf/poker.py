@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from models import poker
 from models.cards import RANKS, Notation, parse_deal, rank_of, suit_of
@@ -89,6 +89,13 @@ class PokerChallenge(Showdown):
         if self.draws_allowed():
             return out
         return [case for case in out if len(self.winners(case.hands)) == 1]
+
+    def neighbours(self, hands: Hands) -> Iterator[Hands]:
+        # Shrinking must stay among the cases asked: no draws when the map cannot say one.
+        near = super().neighbours(hands)
+        if self.draws_allowed():
+            return near
+        return (case for case in near if len(self.winners(case)) == 1)
 
     def seed_cases(self) -> list[Case]:
         out = []

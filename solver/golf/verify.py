@@ -30,6 +30,8 @@ MAX_RESTARTS = 20
 MAX_IDLE_RESTARTS = 2
 BASE_OUTPUT_CAP = 1 << 16
 OUTPUT_CAP_PER_CASE = 1 << 12
+# A report shows at most this much of a wrong answer: a flood of output is not worth reading.
+SHOWN_ANSWER = 500
 
 
 class Outcome(NamedTuple):
@@ -135,6 +137,17 @@ def _stop_reason(result: RunResult, answered: int, total: int) -> tuple[str, Kin
     )
 
 
+def _shorten(answer: str) -> str:
+    """The answer as a report shows it: cut after :data:`SHOWN_ANSWER` characters.
+
+    >>> _shorten("x" * 600)[-30:]
+    'x... (600 characters in all)'
+    """
+    if len(answer) <= SHOWN_ANSWER:
+        return answer
+    return f"{answer[:SHOWN_ANSWER]}... ({len(answer)} characters in all)"
+
+
 class Verifier:
     """Runs the answer program for one challenge under one set of settings and a deadline."""
 
@@ -197,6 +210,8 @@ class Verifier:
             return Outcome("fail", None, f"timed out after {result.seconds:.1f} s", "timeout")
         if result.output_capped or result.returncode != 0:
             reason, kind = _stop_reason(result, 0, 1)
+            if result.stdout.strip():
+                reason = reason.replace("before answering", "after its answer")
             outcome = self.judge_bytes(hands, result.stdout)
             return Outcome("fail", outcome.answer, reason, kind)
         lines = [line for line in result.stdout.splitlines() if line.strip()]
@@ -245,6 +260,12 @@ class Verifier:
                 stopped = Outcome("fail", answer, reason, kind)
             elif len(lines) < len(chunk):
                 if result.timed_out and self.remaining() <= 0:
+                    # Its own timeout (per case times cases) had not come: say where it stuck.
+                    self.notes.append(
+                        f"the program had answered {start + len(lines)} of {start + len(chunk)}"
+                        f" case(s) when the time budget ran out {result.seconds:.1f} s into"
+                        " its run; it was killed"
+                    )
                     stopped = NOT_RUN
                 else:
                     reason, kind = _stop_reason(result, len(lines), len(chunk))
@@ -355,7 +376,7 @@ def verify(
             id=first.id,
             input=challenge.format_input(hands),
             expected=challenge.explain(hands),
-            actual=outcome.answer if outcome.answer is not None else "",
+            actual=_shorten(outcome.answer or ""),
             reason=outcome.reason,
             shrunk_from=challenge.format_input(first.hands) if steps else None,
             shrink_steps=steps,

@@ -186,6 +186,10 @@ def test_big2_card_order() -> None:
         "[[AS, AH, AD, 8D, 8C], [2S, 3S, 4H, 5H, 6D], [4C], [7C], [0C]]",
         '[["AS","AH","AD","8D","8C"],["2S","3S","4H","5H","6D"],["4C"],["7C"],["0C"]]',
         "ASAHAD8D8C 2S3S4H5H6D 4C 7C 0C",
+        "[ [AS, AH, AD, 8D, 8C], [2S, 3S, 4H, 5H, 6D], [4C], [7C], [0C] ]",
+        "[\n  [AS, AH, AD, 8D, 8C],\n  [2S, 3S, 4H, 5H, 6D],\n  [4C], [7C], [0C]\n]",
+        "AS AH AD 8D 8C - 2S 3S 4H 5H 6D - 4C - 7C - 0C",
+        "ASAHAD8D8C; 2S3S4H5H6D; 4C; 7C; 0C",
     ],
 )
 def test_parse_answer_formats(text: str) -> None:

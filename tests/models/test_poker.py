@@ -381,6 +381,13 @@ def test_pe54_bad_lines() -> None:
         euler54(lines, strict=True)
 
 
+def test_pe54_repeated_card_is_named_when_cards_run_together() -> None:
+    with pytest.raises(CardParseError, match="^card '8c' is given twice$"):
+        parse_euler54_line("8CTS KC 8c 4S 7D 2S 5D 3S 9H")
+    with pytest.raises(CardParseError, match="^card '8C' is given twice$"):
+        parse_euler54_line("8C,TS,KC,9H,4S,7D,2S,5D,3S,8C")
+
+
 def test_pe54_draw() -> None:
     result = euler54(["Ah Kd 5s 5c 2h As Kc 5h 5d 2s"])
     assert result.draws == 1 and result.deals[0].winner is None

@@ -215,6 +215,25 @@ def test_preferences_agree_between_engines(prefer: Prefer) -> None:
         assert_sound(hand, result)
 
 
+@pytest.mark.parametrize("prefer", [Prefer.FEWEST_SINGLES, Prefer.STRONGEST])
+def test_plain_model_honours_the_preference(prefer: Prefer) -> None:
+    rng = random.Random(98)
+    for size in [13] * 8 + [7, 10]:
+        hand = random_hand(rng, size)
+        expected = exact_search(hand, prefer)
+        result = fewest_plays(hand, method=Method.PLAIN, prefer=prefer)
+        assert result.count == expected.count and result.optimal
+        assert preference_key(result.plays, prefer) == preference_key(expected.plays, prefer)
+        assert_sound(hand, result)
+    # A rank of four is two pairs, not a triple and a single, when singles are to be few.
+    fours = fewest_plays(parse_cards("3c 3d 3h 3s"), method=Method.PLAIN, prefer=prefer)
+    kinds = [play.kind for play in fours.plays]
+    if prefer is Prefer.FEWEST_SINGLES:
+        assert kinds == [PlayKind.PAIR, PlayKind.PAIR]
+    else:
+        assert kinds == [PlayKind.TRIPLE, PlayKind.SINGLE]
+
+
 def test_suited_and_pathological_hands() -> None:
     spades = mask_of(parse_cards("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"))
     hearts = mask_of(parse_cards("2h 3h 4h 5h 6h"))
@@ -390,6 +409,13 @@ def test_cli_check_exit_codes() -> None:
     assert "play 2 '3S 4H 5H 2S' is not a play: no play has 4 cards" in report["problems"]
     code, out, _ = invoke("check", hand, "ASAHAD8D8C, 2S3S4H5H6D, 4C7C0C")
     assert code == 1 and "is not a play" in out
+    # A correct answer as a spaced list of lists, or split by '-', is still correct.
+    for spaced in (
+        "[ [AS, AH, AD, 8D, 8C], [2S, 3S, 4H, 5H, 6D], [4C], [7C], [0C] ]",
+        "AS AH AD 8D 8C - 2S 3S 4H 5H 6D - 4C - 7C - 0C",
+    ):
+        code, out, _ = invoke("check", hand, spaced)
+        assert code == 0 and "optimal: yes" in out
 
 
 @pytest.mark.parametrize(
@@ -425,6 +451,20 @@ def test_cli_batch(tmp_path: Path) -> None:
     path.write_text("5d 2h\n5d 5x\n")
     code, _, err = invoke("batch", str(path))
     assert code == 2 and err.strip() == "error: line 2: unknown suit 'x' in card '5x'"
+
+
+def test_cli_batch_reads_any_utf8_file_and_rejects_binary(tmp_path: Path) -> None:
+    path = tmp_path / "hands.txt"
+    path.write_text("\ufeff5d 5h\r\n2h\r\n", encoding="utf-8", newline="")
+    code, out, err = invoke("batch", str(path))
+    assert code == 0, err
+    assert [json.loads(line)["count"] for line in out.splitlines()] == [1, 1]
+    path.write_bytes(b"\xff\xfe5d")
+    code, out, err = invoke("batch", str(path))
+    assert code == 2 and err.strip().splitlines() == [
+        f"error: {str(path)!r} is not UTF-8 text: invalid start byte"
+    ]
+    assert "Traceback" not in out + err
 
 
 def test_cli_stats(tmp_path: Path) -> None:

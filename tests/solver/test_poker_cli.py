@@ -131,6 +131,17 @@ def test_euler54_bad_lines_are_reported_and_skipped() -> None:
     ]
 
 
+def test_euler54_byte_order_mark(tmp_path: Path) -> None:
+    deals = "\ufeff8C TS KC 9H 4S 7D 2S 5D 3S AC\r\n5C AD 5D AC 9C 7C 5H 8D TD KS\r\n"
+    path = tmp_path / "deals.txt"
+    path.write_text(deals, encoding="utf-8", newline="")
+    for source, stdin in ((str(path), None), ("-", deals)):
+        result = runner.invoke(app, ["euler54", source, "--strict", "--json"], input=stdin)
+        assert result.exit_code == 0, result.stderr
+        report = json.loads(result.stdout)
+        assert (report["deals"], report["player1_wins"]) == (2, 1)
+
+
 def test_euler54_strict_and_missing_file(tmp_path: Path) -> None:
     result = runner.invoke(app, ["euler54", "-", "--strict"], input=BAD_DEALS)
     assert result.exit_code == 2 and result.stdout == ""
