@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from solver.commands.common import print_json, user_errors, write_atomic
+from solver.commands.common import print_json, progress, user_errors, write_atomic
 
 if TYPE_CHECKING:
     from solver.golf import Report
@@ -123,7 +123,14 @@ def verify_command(
             Command.parse(cmd, shell=shell), per_case=per_case, timeout=timeout, budget=budget
         )
         count = game.default_cases if cases is None else cases
-        report = verify(game, settings, game.cases(count, seed), shrink=not no_shrink)
+        all_cases = game.cases(count, seed)
+        report = verify(
+            game,
+            settings,
+            all_cases,
+            shrink=not no_shrink,
+            wrap=lambda indices: progress(indices, len(all_cases), f"verify {game.name}"),
+        )
     if as_json:
         print_json(report.to_json())
     else:

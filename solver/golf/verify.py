@@ -11,12 +11,15 @@ and then the whole of stdout is the answer.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from solver.golf.challenge import Case, Challenge, Hands
 from solver.golf.runner import Command, RunResult, run
+
+# Wraps the per-case loop, e.g. in a progress bar: takes the case indices, yields them back.
+Wrap = Callable[[Iterable[int]], Iterable[int]]
 
 Status = Literal["pass", "fail", "unknown"]
 Kind = Literal["", "wrong", "crash", "error", "timeout"]
@@ -175,19 +178,22 @@ class Verifier:
 
     # Running --------------------------------------------------------------------------------
 
-    def answer_all(self, cases: Sequence[Hands], *, until_failure: bool = False) -> list[Outcome]:
+    def answer_all(
+        self, cases: Sequence[Hands], *, until_failure: bool = False, wrap: Wrap | None = None
+    ) -> list[Outcome]:
         """A verdict for every case (``unknown`` for those the budget left unrun).
 
         With ``until_failure`` it stops at the first failing case and leaves the rest
         ``unknown``: while shrinking, candidates come smallest first, so the first failure is
-        the smallest and a crashing program need not be restarted for the others.
+        the smallest and a crashing program need not be restarted for the others.  ``wrap``
+        wraps the per-case loop (a progress bar); a batch is one run and is not wrapped.
         """
         if self.settings.per_case:
             outcomes = [NOT_RUN] * len(cases)
-            for i, hands in enumerate(cases):
+            for i in (wrap or iter)(range(len(cases))):
                 if self.remaining() <= 0:
                     break
-                outcomes[i] = self._one(hands)
+                outcomes[i] = self._one(cases[i])
                 if until_failure and outcomes[i].status == "fail":
                     break
             return outcomes
@@ -356,12 +362,20 @@ class Verifier:
 
 
 def verify(
-    challenge: Challenge, settings: Settings, cases: Sequence[Case], *, shrink: bool = True
+    challenge: Challenge,
+    settings: Settings,
+    cases: Sequence[Case],
+    *,
+    shrink: bool = True,
+    wrap: Wrap | None = None,
 ) -> Report:
-    """Judge the answer on ``cases``; on failure, report the smallest failing case found."""
+    """Judge the answer on ``cases``; on failure, report the smallest failing case found.
+
+    ``wrap`` wraps the loop over cases in ``--per-case`` mode (the CLI's progress bar).
+    """
     began = time.monotonic()
     verifier = Verifier(challenge, settings)
-    outcomes = verifier.answer_all([case.hands for case in cases])
+    outcomes = verifier.answer_all([case.hands for case in cases], wrap=wrap)
     failing = [(case, o) for case, o in zip(cases, outcomes, strict=True) if o.status == "fail"]
     not_run = sum(o.status == "unknown" for o in outcomes)
     counterexample = None
