@@ -155,8 +155,10 @@ def solve(
     for play in result.plays:
         typer.echo(f"  {play.kind.label:<20} {' '.join(deal.notation.card_strings(play.cards))}")
     if every:
-        more = "" if out["complete"] else " at least"
-        typer.echo(f"{more.strip() or 'exactly'} {out['partitions']} optimal partitions")
+        how_many = "exactly" if out["complete"] else "at least"
+        # Without a proof of the count, the partitions listed are only the best found.
+        kind = "optimal partitions" if result.optimal else "partitions of the best count found"
+        typer.echo(f"{how_many} {out['partitions']} {kind}")
         for number, plays in enumerate(out["listed"], 1):
             typer.echo(f"  {number:>4}. " + " | ".join(" ".join(play) for play in plays))
 
