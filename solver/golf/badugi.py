@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from models import badugi
 from models.cards import Card, parse_deal, rank_of, suit_of
-from solver.golf.challenge import Case, Hands, Showdown, distinct, find, oriented, random_hands
+from solver.golf.challenge import Case, CaseList, Hands, Showdown, distinct, find, random_hands
 
 SEED_CASES = (
     "3c 2s 4d Ah - As 3h 2d 4h",
@@ -62,16 +62,12 @@ class BadugiChallenge(Showdown):
     def generated_cases(self, count: int, seed: int) -> list[Case]:
         rng = random.Random(seed)
         key = badugi.badugi_key
-        out: list[Case] = []
-
-        def add(prefix: str, hands: Hands | None) -> None:
-            if hands is not None:
-                out.append(Case(f"{prefix}-{len(out) + 1}", oriented(rng, hands)))
+        out = CaseList(rng)
 
         # Greedy traps: the greedy sub-hand is worse than the best, and the opponent sits
         # between the two, so a greedy answer names the wrong winner.
         for _ in range(40):
-            add(
+            out.add(
                 "greedy-trap",
                 find(
                     rng,
@@ -90,7 +86,7 @@ class BadugiChallenge(Showdown):
             pool = [rank * 4 + suit for rank in ranks for suit in suits]
             if len(pool) >= 8:
                 cards = rng.sample(pool, 8)
-                add("crowded", (tuple(cards[:4]), tuple(cards[4:])))
+                out.add("crowded", (tuple(cards[:4]), tuple(cards[4:])))
         # 1-card hands: four of a rank (every pair of ranks) and four of a suit.
         for low in range(13):
             for high in range(13):
@@ -109,7 +105,7 @@ class BadugiChallenge(Showdown):
             ranks = rng.sample(range(13), 8)
             left = tuple(rank * 4 + suit for rank in ranks[:4])
             right = tuple(rank * 4 + (suit if rng.random() < 0.5 else other) for rank in ranks[4:])
-            add("one-suit", (left, right))
+            out.add("one-suit", (left, right))
         # Exact draws: the same ranks under a suit permutation, and chance draws of low hands.
         for _ in range(30):
             left = random_hands(rng, (4,))[0]
@@ -117,9 +113,9 @@ class BadugiChallenge(Showdown):
             right = tuple(rank_of(card) * 4 + perm[suit_of(card)] for card in left)
             hands = (left, tuple(rng.sample(right, 4)))
             if distinct(hands):
-                add("draw", hands)
+                out.add("draw", hands)
         for _ in range(30):
-            add(
+            out.add(
                 "draw",
                 find(
                     rng,

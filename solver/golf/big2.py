@@ -17,7 +17,7 @@ import re
 
 from models.cards import InputError, Notation, card_name, parse_deal
 from solver import big2 as engine
-from solver.golf.challenge import CardChallenge, Case, Hands, random_hands
+from solver.golf.challenge import CardChallenge, Case, CaseList, Hands, random_hands
 
 SEED_CASES = (
     "AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH",
@@ -86,14 +86,14 @@ class Big2Challenge(CardChallenge):
 
     def generated_cases(self, count: int, seed: int) -> list[Case]:
         rng = random.Random(seed)
-        out: list[Case] = []
+        out = CaseList()
 
         def add(prefix: str, cards: list[int]) -> None:
             """Complete ``cards`` (distinct) to 13 with random others and keep the case."""
             rest = [card for card in rng.sample(range(52), 52) if card not in cards]
             hand = cards[:HAND_SIZE] + rest[: HAND_SIZE - len(cards)]
             rng.shuffle(hand)
-            out.append(Case(f"{prefix}-{len(out) + 1}", (tuple(hand),)))
+            out.add(prefix, (tuple(hand),))
 
         def spread(ranks: list[int]) -> list[int]:
             """One card of each rank in random suits (distinct ranks, so never a clash)."""

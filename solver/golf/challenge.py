@@ -328,6 +328,26 @@ class Showdown(CardChallenge):
         return self.side_cards(hands, self.side(hands))
 
 
+class CaseList(list[Case]):
+    """Generated cases, numbered as they come: ``add("draw", hands)`` appends ``draw-12``.
+
+    With ``rng`` (two-sided challenges) each case's hands are put in random order, so an
+    answer biased to one side cannot hide.
+    """
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        super().__init__()
+        self.rng = rng
+
+    def add(self, prefix: str, hands: Hands | None) -> None:
+        """Keep a case; ``None`` (a search that found nothing) is skipped."""
+        if hands is None:
+            return
+        if self.rng is not None:
+            hands = oriented(self.rng, hands)
+        self.append(Case(f"{prefix}-{len(self) + 1}", hands))
+
+
 def swap(hands: Hands) -> Hands:
     return (hands[1], hands[0])
 

@@ -9,11 +9,11 @@ from models import poker
 from models.cards import RANKS, Notation, parse_deal, rank_of, suit_of
 from solver.golf.challenge import (
     Case,
+    CaseList,
     Hands,
     Showdown,
     distinct,
     find,
-    oriented,
     random_hands,
     swap,
 )
@@ -107,11 +107,7 @@ class PokerChallenge(Showdown):
     def generated_cases(self, count: int, seed: int) -> list[Case]:
         rng = random.Random(seed)
         key = poker.poker_key
-        out: list[Case] = []
-
-        def add(prefix: str, hands: Hands | None) -> None:
-            if hands is not None:
-                out.append(Case(f"{prefix}-{len(out) + 1}", oriented(rng, hands)))
+        out = CaseList(rng)
 
         def straight(ranks: Sequence[int], suits: Sequence[int]) -> tuple[int, ...]:
             # Off-suit unless all five suits given are equal.
@@ -124,11 +120,11 @@ class PokerChallenge(Showdown):
                 out.append(Case(f"straights-{len(out) + 1}", hands))
         for _ in range(10):
             suits = rng.sample(range(4), 2)
-            add(
+            out.add(
                 "straight-flush",
                 (straight(STRAIGHTS[0], suits[:1]), straight(STRAIGHTS[1], suits[1:])),
             )
-            add(
+            out.add(
                 "straight-flush",
                 (straight(STRAIGHTS[0], suits[:1]), straight(STRAIGHTS[1], (0, 1, 2, 3))),
             )
@@ -139,7 +135,7 @@ class PokerChallenge(Showdown):
             return (wheel, random_hands(rng, (5,))[0])
 
         for _ in range(20):
-            add(
+            out.add(
                 "wheel",
                 find(
                     rng,
@@ -159,14 +155,14 @@ class PokerChallenge(Showdown):
         for category, category_depths in depths.items():
             for depth in category_depths:
                 for _ in range(2):
-                    add("kicker", self._kicker_case(rng, category, depth))
+                    out.add("kicker", self._kicker_case(rng, category, depth))
         # Draws: the same ranks in other suits.
         for _ in range(30):
             hand = random_hands(rng, (5,))[0]
             perm = rng.sample(range(4), 4)
             other = tuple(rank_of(card) * 4 + perm[suit_of(card)] for card in hand)
             if distinct((hand, other)) and key(hand) == key(other):
-                add("draw", (hand, other))
+                out.add("draw", (hand, other))
         out += [Case(f"random-{i}", random_hands(rng, (5, 5))) for i in range(1, count + 1)]
         return out
 
