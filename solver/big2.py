@@ -401,14 +401,27 @@ def solve_partition_model(
     bound = round(solver.best_objective_bound)
     chosen = [play for play, var in plays if solver.boolean_value(var)]
     if prefer is not Prefer.ANY and optimal:
-        for _, var in plays:
-            model.add_hint(var, solver.boolean_value(var))
-        model.add(sum(var for _, var in plays) == len(chosen))
-        model.minimize(sum(_play_weight(play.kind, prefer) * var for play, var in plays))
-        # Out of time in this second solve, the first optimal partition still stands.
-        if solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        count = sum(var for _, var in plays)
+        weight = sum(_play_weight(play.kind, prefer) * var for play, var in plays)
+        variables = [var for _, var in plays]
+        if _resolve_by_preference(model, solver, variables, count, len(chosen), weight):
             chosen = [play for play, var in plays if solver.boolean_value(var)]
     return Partition(len(chosen), _sorted_plays(chosen), optimal, bound, "plain")
+
+
+def _resolve_by_preference(
+    model: Any, solver: Any, variables: list[Any], count: Any, best: int, weight: Any
+) -> bool:
+    """The second solve of a preference: keep the proven count ``best``, minimise ``weight``,
+    starting from the first solution.  False when it finds nothing in time, in which case the
+    first optimal partition (still in the caller's hands) stands."""
+    from ortools.sat.python import cp_model
+
+    for var in variables:
+        model.add_hint(var, solver.value(var))
+    model.add(count == best)
+    model.minimize(weight)
+    return solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
 def _play_weight(kind: PlayKind, prefer: Prefer) -> int:
@@ -617,13 +630,9 @@ def solve_strong_model(
     bound = max(bound, round(solver.best_objective_bound))
     plays = _sorted_plays(_strong_plays(mask, strong, solver, prefer))
     if prefer is not Prefer.ANY and optimal:
-        model = strong.model
-        for var in _all_vars(strong):
-            model.add_hint(var, solver.value(var))
-        model.add(strong.count == best)
-        model.minimize(_preference_objective(strong, prefer))
-        # Out of time in this second solve, the first optimal partition still stands.
-        if solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        weight = _preference_objective(strong, prefer)
+        variables = list(_all_vars(strong))
+        if _resolve_by_preference(strong.model, solver, variables, strong.count, best, weight):
             plays = _sorted_plays(_strong_plays(mask, strong, solver, prefer))
     return Partition(len(plays), plays, optimal, bound, "cp-sat")
 
