@@ -9,25 +9,15 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations, pairwise
 from typing import Any
 
 import numpy as np
+from timing import median_time
 
 from models.badugi import badugi_key, badugi_keys
 from models.cards import DECK, card_name
-
-
-def median_seconds(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def same_order(keys: Sequence[int], pk_hands: Sequence[Any]) -> bool:
@@ -52,10 +42,10 @@ def compare(title: str, hands: list[tuple[int, ...]], repeats: int) -> None:
     assert badugi_keys(array).tolist() == keys
     agree = same_order(keys, [BadugiHand.from_game(h) for h in pk_inputs])
 
-    ours = median_seconds(lambda: [badugi_key(h) for h in hands], repeats)
-    batch = median_seconds(lambda: badugi_keys(array), repeats)
-    ranked = median_seconds(lambda: sorted(hands, key=badugi_key), repeats)
-    theirs = median_seconds(
+    ours, _ = median_time(lambda: [badugi_key(h) for h in hands], repeats)
+    batch, _ = median_time(lambda: badugi_keys(array), repeats)
+    ranked, _ = median_time(lambda: sorted(hands, key=badugi_key), repeats)
+    theirs, _ = median_time(
         lambda: [BadugiHand.from_game(h) for h in pk_inputs], max(1, repeats // 2)
     )
     print(f"{title}: identical order with pokerkit: {agree}")

@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from timing import median_time
+
 from models.cards import FULL_DECK_MASK, STANDARD, mask_of, parse_deal
 from solver.big2 import exact_search, solve_partition_model, solve_strong_model
 from solver.commands.big2 import _solve_line
@@ -64,12 +66,7 @@ def batch_rate(masks: list[int], repeats: int) -> tuple[float, float, int]:
 
 def cli_seconds(repeats: int) -> float:
     command = [str(Path(sys.executable).with_name("handsolver")), "big2", SEED_HAND]
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return median_time(lambda: subprocess.run(command, check=True, capture_output=True), repeats)[0]
 
 
 def main() -> None:

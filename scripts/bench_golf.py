@@ -11,12 +11,12 @@ on a few hundred cases is timed alongside, to show what batch mode saves.
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import median_time
 
 from solver.golf import Command, Settings, make_challenge, verify
 
@@ -45,16 +45,6 @@ sys.stdout.write("\n".join(out) + "\n")
 """
 
 
-def median_time(repeats: int, action: object) -> tuple[float, object]:
-    times = []
-    result = None
-    for _ in range(repeats):
-        began = time.perf_counter()
-        result = action()  # type: ignore[operator]
-        times.append(time.perf_counter() - began)
-    return statistics.median(times), result
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=10_000)
@@ -68,15 +58,15 @@ def main() -> None:
         command = Command((sys.executable, str(script)))
         challenge = make_challenge("badugi")
 
-        generate, cases = median_time(args.repeats, lambda: challenge.cases(args.cases, 0))
+        generate, cases = median_time(lambda: challenge.cases(args.cases, 0), args.repeats)
         assert isinstance(cases, list)
         data = "".join(challenge.format_input(case.hands) + "\n" for case in cases).encode()
         raw, _ = median_time(
-            args.repeats,
             lambda: subprocess.run(command.argv, input=data, capture_output=True, check=True),
+            args.repeats,
         )
         settings = Settings(command)
-        total, report = median_time(args.repeats, lambda: verify(challenge, settings, cases))
+        total, report = median_time(lambda: verify(challenge, settings, cases), args.repeats)
         assert getattr(report, "passed", False), report
         overhead = generate + total - raw
         print(f"badugi batch: {len(cases)} cases (--cases {args.cases}), {args.repeats} repeats")
@@ -93,8 +83,8 @@ def main() -> None:
         few = cases[: args.per_case]
         per_case_settings = Settings(command, per_case=True)
         repeats = max(1, args.repeats // 2)
-        per_case, _ = median_time(repeats, lambda: verify(challenge, per_case_settings, few))
-        batch_few, _ = median_time(repeats, lambda: verify(challenge, settings, few))
+        per_case, _ = median_time(lambda: verify(challenge, per_case_settings, few), repeats)
+        batch_few, _ = median_time(lambda: verify(challenge, settings, few), repeats)
         print(f"per-case vs batch on {len(few)} cases:")
         print(f"  per-case  {per_case:7.3f} s  ({per_case / len(few) * 1000:.1f} ms per case)")
         print(f"  batch     {batch_few:7.3f} s")

@@ -11,31 +11,21 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from timing import median_time
 
 from models.cards import card_name
 from models.poker import NUM_KEYS, best_key, poker_key
 from models.poker_batch import _tables, all_hands, rank_hands
 
 PE54 = Path(__file__).resolve().parents[2] / "shared" / "data" / "p054_poker.txt"
-
-
-def median_time(run: Callable[[], Any], repeats: int) -> tuple[float, Any]:
-    times = []
-    result = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def same_order(ours: Sequence[int], theirs: Sequence[int], *, lower_is_stronger: bool) -> bool:
@@ -159,13 +149,9 @@ def bench_euler54(path: Path, repeats: int, report: Report) -> None:
     runs = max(repeats, 10)
 
     def run(command: list[str]) -> tuple[float, str]:
-        times = []
-        out = ""
-        for _ in range(runs):
-            start = time.perf_counter()
-            out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-            times.append(time.perf_counter() - start)
-        return statistics.median(times), out
+        return median_time(
+            lambda: subprocess.run(command, capture_output=True, text=True, check=True).stdout, runs
+        )
 
     bare, _ = run([sys.executable, "-c", "pass"])
     whole, answer = run([handsolver, "euler54", str(path)])

@@ -10,25 +10,16 @@ in process: the exact engines, and CP-SAT against enumeration for single-hand sp
 from __future__ import annotations
 
 import argparse
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
+from timing import median_time
+
 # The console script installed beside this interpreter: the command exactly as a user runs it.
 HANDSOLVER = [str(Path(sys.executable).with_name("handsolver"))]
-
-
-def median_time(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def command(*args: str) -> Callable[[], object]:
@@ -56,11 +47,9 @@ def main() -> None:
         rows.append(("equilibrium", command("equilibrium", "--json"), 2.0))
         rows.append(("score equilibrium random", command("score", "equilibrium", "random"), 1.0))
         for name, run, target in rows:
-            seconds = median_time(run, repeats)
+            took, _ = median_time(run, repeats)
             label = name.replace(str(table), "TABLE.json")
-            print(
-                f"  {label:42s} {seconds:7.3f} s  (< {target:.0f} s; ratio {seconds / target:.2f})"
-            )
+            print(f"  {label:42s} {took:7.3f} s  (< {target:.0f} s; ratio {took / target:.2f})")
 
     from models.sixcard import hands
     from solver.sixcard import (
@@ -87,15 +76,15 @@ def main() -> None:
         ("must_mix (13 hands)", lambda: must_mix(t, eq.strategy, eq.lp)),
     ]
     for name, run in engines:
-        print(f"  {name:42s} {median_time(run, repeats):7.3f} s")
+        print(f"  {name:42s} {median_time(run, repeats)[0]:7.3f} s")
 
     print("\nbest split vs random for 10 hands: enumeration and CP-SAT side by side")
     sample = hands()[::7]
     scenarios = [scenarios_vs_strategy(t, hand, opponent) for hand in sample]
-    enum_time = median_time(
+    enum_time, _ = median_time(
         lambda: [rank_splits(t, h, s) for h, s in zip(sample, scenarios, strict=True)], repeats
     )
-    cp_time = median_time(
+    cp_time, _ = median_time(
         lambda: [
             solve_split_model(build_split_model(t, h, s))
             for h, s in zip(sample, scenarios, strict=True)
