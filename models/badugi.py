@@ -10,7 +10,7 @@ Rules (ace low; suits unordered):
 ``badugi_key`` maps a hand to an int where greater is stronger, so ``max(hands, key=badugi_key)``
 finds a winner and equal keys are exact draws:
 
->>> from models.cards import parse_cards
+>>> from handsolver.models.cards import parse_cards
 >>> number_one, three_card = parse_cards("3c 2s 4d Ah"), parse_cards("As 3h 2d 4h")
 >>> badugi_key(number_one) > badugi_key(three_card)
 True
@@ -31,8 +31,8 @@ from functools import cache
 from itertools import accumulate, combinations, combinations_with_replacement
 from typing import TYPE_CHECKING
 
-from models.cards import Card, CardParseError
-from models.strength import Strength
+from handsolver.models.cards import Card, CardParseError
+from handsolver.models.strength import Strength
 
 if TYPE_CHECKING:
     import numpy as np
@@ -104,7 +104,7 @@ def _key_of_low_ranks(ranks_low_to_high: Iterable[int]) -> int:
 def played_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
     """The cards the hand plays, highest Badugi rank first.
 
-    >>> from models.cards import parse_cards, STANDARD
+    >>> from handsolver.models.cards import parse_cards, STANDARD
     >>> STANDARD.format_cards(played_cards(parse_cards("8d 6h 3s 2h")))
     '8d 3s 2h'
     """
@@ -120,7 +120,7 @@ def badugi_key(cards: Sequence[Card]) -> int:
     The top bits hold the number of cards played; below them come the played ranks from the
     highest down, each stored as ``12 - rank`` (ace = 0) so that lower cards give greater keys.
 
-    >>> from models.cards import parse_cards
+    >>> from handsolver.models.cards import parse_cards
     >>> keys = [badugi_key(parse_cards(h)) for h in ("Kc Qd Jh Ts", "4c 3h 2c As", "Kc Kd Kh Ks")]
     >>> keys[0] > keys[1] > keys[2]
     True
@@ -144,7 +144,7 @@ def key_ranks(key: int) -> tuple[int, ...]:
 def describe_key(key: int) -> str:
     """A key in the usual spoken form, e.g. ``'4-card 4-3-2-A'``.
 
-    >>> from models.cards import parse_cards
+    >>> from handsolver.models.cards import parse_cards
     >>> describe_key(badugi_key(parse_cards("2d 5h 7c 5s")))
     '3-card 7-5-2'
     """
@@ -155,7 +155,7 @@ def describe_key(key: int) -> str:
 def winners(hands: Sequence[Sequence[Card]]) -> tuple[int, ...]:
     """The 0-based indices of the hands that win the showdown (several on a draw).
 
-    >>> from models.cards import parse_deal
+    >>> from handsolver.models.cards import parse_deal
     >>> winners(parse_deal("3c 2s 4d Ah - As 2c 3d 4h").hands)
     (0, 1)
     """
@@ -216,7 +216,7 @@ def _value_table() -> tuple[list[int], list[int]]:
 def strength(cards: Sequence[Card]) -> Strength:
     """The hand's place among all 4-card hands: its class of 1,092 and the hands it beats.
 
-    >>> from models.cards import parse_cards
+    >>> from handsolver.models.cards import parse_cards
     >>> strength(parse_cards("4c 3h 2s Ad"))
     Strength(hand_class=1, beats=270701, ties=23, total=270725)
     """

@@ -15,7 +15,7 @@ True
 >>> parse_cards("Kx")
 Traceback (most recent call last):
 ...
-models.cards.CardParseError: unknown suit 'x' in card 'Kx'
+handsolver.models.cards.CardParseError: unknown suit 'x' in card 'Kx'
 
 Output keeps the notation of the input, so answers can be pasted back:
 
@@ -227,11 +227,11 @@ def parse_deal(
     >>> parse_deal("3c 2s 4d Ah - As 3h 2d 3c")
     Traceback (most recent call last):
     ...
-    models.cards.CardParseError: card '3c' is given twice
+    handsolver.models.cards.CardParseError: card '3c' is given twice
     >>> parse_deal("3c 2s 4d", hand_size=4)
     Traceback (most recent call last):
     ...
-    models.cards.CardParseError: hand '3c 2s 4d' has 3 cards; this game needs 4
+    handsolver.models.cards.CardParseError: hand '3c 2s 4d' has 3 cards; this game needs 4
 
     :raises CardParseError: for a bad token, a repeated card, or a wrong hand size.
     """

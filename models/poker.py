@@ -9,7 +9,7 @@ and the lowest straight flush.  Suits never break ties, so exact draws happen.
 A hand's key is its place among the 7,462 distinct 5-card values: 0 is 7-5-4-3-2 offsuit, 7461
 the royal flush, and a greater key is a stronger hand.
 
->>> from models.cards import parse_cards
+>>> from handsolver.models.cards import parse_cards
 >>> wheel, six_high = parse_cards("Ah 2c 3d 4s 5h"), parse_cards("2c 3d 4s 5h 6c")
 >>> category_of(poker_key(wheel)), poker_key(wheel) < poker_key(six_high)
 ('straight', True)
@@ -27,8 +27,15 @@ from itertools import combinations
 from math import comb
 from typing import NamedTuple
 
-from models.cards import Card, CardParseError, InputError, parse_cards, parse_deal, rank_of
-from models.strength import Strength
+from handsolver.models.cards import (
+    Card,
+    CardParseError,
+    InputError,
+    parse_cards,
+    parse_deal,
+    rank_of,
+)
+from handsolver.models.strength import Strength
 
 CATEGORY_NAMES = (
     "high card",
@@ -113,7 +120,7 @@ _CARD_WEIGHT = tuple(_RANK_WEIGHT[card] | 1 << _SUIT_SHIFT + 4 * (card & 3) for 
 def poker_key(cards: Sequence[Card]) -> int:
     """The key of exactly five distinct cards: 0..7461, greater is stronger, equal is a draw.
 
-    >>> from models.cards import parse_cards
+    >>> from handsolver.models.cards import parse_cards
     >>> quads, full_house = parse_cards("9c 9d 9h 9s 2c"), parse_cards("Ac Ad Ah Ks Kc")
     >>> poker_key(quads) > poker_key(full_house)
     True
@@ -141,7 +148,7 @@ def category_index(key: int) -> int:
 def key_ranks(key: int) -> tuple[int, ...]:
     """The five ranks of a key in the order they are compared (wheel: 5-4-3-2-A).
 
-    >>> from models.cards import RANKS, parse_cards
+    >>> from handsolver.models.cards import RANKS, parse_cards
     >>> "".join(RANKS[r] for r in key_ranks(poker_key(parse_cards("3c Ks 3h Kd 9s"))))
     'KK339'
     """
@@ -173,7 +180,7 @@ class BestHand(NamedTuple):
 def best_key(cards: Sequence[Card]) -> int:
     """The key of the strongest five of 5, 6 or 7 distinct cards.
 
-    >>> from models.cards import parse_cards
+    >>> from handsolver.models.cards import parse_cards
     >>> category_of(best_key(parse_cards("9c 9d 9h 5s 5c 5d 2h")))
     'full house'
     """
@@ -204,14 +211,14 @@ def best_five(cards: Sequence[Card]) -> BestHand:
 
     When several fives tie, the one with the greatest cards (as ints, in order) is chosen.
 
-    >>> from models.cards import card_name, parse_cards
+    >>> from handsolver.models.cards import card_name, parse_cards
     >>> best = best_five(parse_cards("Ah 5d 2c 3s 4h Kc 9d"))
     >>> best.category, [card_name(card) for card in best.five]
     ('straight', ['5d', '4h', '3s', '2c', 'Ah'])
     >>> best_five(parse_cards("Ah 5d"))
     Traceback (most recent call last):
     ...
-    models.cards.InputError: a poker hand needs 5 to 7 cards, got 2
+    handsolver.models.cards.InputError: a poker hand needs 5 to 7 cards, got 2
     """
     _check_size(cards)
     key, five = max((poker_key(five), five) for five in combinations(cards, 5))
@@ -228,7 +235,7 @@ def winners(hands: Sequence[Sequence[Card]]) -> list[int]:
 
     Each hand is 5 to 7 cards and plays its best five.
 
-    >>> from models.cards import parse_cards
+    >>> from handsolver.models.cards import parse_cards
     >>> winners([parse_cards("Ah Kd 5s 5c 2h"), parse_cards("As Kc 5h 5d 2s")])
     [0, 1]
     """
@@ -263,7 +270,7 @@ def _hands_below() -> tuple[int, ...]:
 def strength(cards: Sequence[Card]) -> Strength:
     """The strength of the best five of 5 to 7 cards.
 
-    >>> from models.cards import parse_cards
+    >>> from handsolver.models.cards import parse_cards
     >>> royal = strength(parse_cards("As Ks Qs Js Ts"))
     >>> royal.hand_class, royal.beats, royal.ties
     (1, 2598956, 3)
@@ -328,11 +335,11 @@ def parse_euler54_line(line: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     >>> parse_euler54_line("8C TS KC 9H 4S 7D 2S 5D 3S")
     Traceback (most recent call last):
     ...
-    models.cards.CardParseError: a deal needs 10 cards, got 9
+    handsolver.models.cards.CardParseError: a deal needs 10 cards, got 9
     >>> parse_euler54_line("8C TS KC 9H 4S 7D 2S 5D 3S 8c")
     Traceback (most recent call last):
     ...
-    models.cards.CardParseError: card '8c' is given twice
+    handsolver.models.cards.CardParseError: card '8c' is given twice
     """
     cards = parse_cards(line)
     if len(cards) != 10:

@@ -1,5 +1,5 @@
-"""Rank many poker hands at once with numpy: the same keys as :func:`models.poker.poker_key`.
-
+"""Rank many poker hands at once with numpy: the same keys as
+:func:`handsolver.models.poker.poker_key`.
 Hands are the rows of an integer array of cards (5, 6 or 7 columns; 6 and 7 play their best
 five).  Ranks are read through a small automaton: its state after k cards is the multiset of
 ranks seen so far (13 states after one card, 49,205 after seven), so every card costs one table
@@ -9,8 +9,8 @@ rank mask per suit and a table of the best flush in each mask.
 
 numpy is imported when a function runs, and the tables are built on first use (about 0.1 s).
 
->>> from models.cards import parse_cards
->>> from models.poker import poker_key
+>>> from handsolver.models.cards import parse_cards
+>>> from handsolver.models.poker import poker_key
 >>> hands = [parse_cards("Ah 2c 3d 4s 5h"), parse_cards("Kh Qh 9h 4h 2h")]
 >>> rank_hands(hands).tolist() == [poker_key(hand) for hand in hands]
 True
@@ -25,8 +25,8 @@ from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from models.cards import Card, InputError
-from models.poker import NUM_KEYS, poker_key
+from handsolver.models.cards import Card, InputError
+from handsolver.models.poker import NUM_KEYS, poker_key
 
 if TYPE_CHECKING:
     import numpy as np

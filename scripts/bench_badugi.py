@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 from timing import median_time
 
-from models.badugi import badugi_key, badugi_keys
-from models.cards import DECK, card_name
+from handsolver.models.badugi import badugi_key, badugi_keys
+from handsolver.models.cards import DECK, card_name
 
 
 def same_order(keys: Sequence[int], pk_hands: Sequence[Any]) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from timing import median_time
 
-from solver.golf import Command, Settings, make_challenge, verify
+from handsolver.solver.golf import Command, Settings, make_challenge, verify
 
 # A correct Badugi answer: every sub-hand tried, keys cached per hand.
 ANSWER = r"""

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 from timing import median_time
 
-from models.cards import card_name
-from models.poker import NUM_KEYS, best_key, poker_key
-from models.poker_batch import _tables, all_hands, rank_hands
+from handsolver.models.cards import card_name
+from handsolver.models.poker import NUM_KEYS, best_key, poker_key
+from handsolver.models.poker_batch import _tables, all_hands, rank_hands
 
 PE54 = Path(__file__).resolve().parents[2] / "shared" / "data" / "p054_poker.txt"
 

@@ -51,8 +51,8 @@ def main() -> None:
             label = name.replace(str(table), "TABLE.json")
             print(f"  {label:42s} {took:7.3f} s  (< {target:.0f} s; ratio {took / target:.2f})")
 
-    from models.sixcard import hands
-    from solver.sixcard import (
+    from handsolver.models.sixcard import hands
+    from handsolver.solver.sixcard import (
         best_response,
         build_split_model,
         equilibrium,

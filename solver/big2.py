@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from models.big2 import (
+from handsolver.models.big2 import (
     STRAIGHT_RANKS,
     IllegalPlayError,
     Play,
@@ -44,7 +44,7 @@ from models.big2 import (
     legal_plays,
     play_kind,
 )
-from models.cards import (
+from handsolver.models.cards import (
     Card,
     CardSet,
     InputError,
@@ -822,8 +822,8 @@ def check_answer_text(
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Check:
     """Judge an answer as written: optimal if *any* reading of its delimiters is an optimal
-    partition (see :func:`models.big2.answer_readings`); otherwise the verdict on the first
-    reading whose tokens are all cards.  The golf verifier and ``big2 check`` both use it.
+    partition (see :func:`~handsolver.models.big2.answer_readings`); otherwise the verdict on the
+    first reading whose tokens are all cards.  The golf verifier and ``big2 check`` both use it.
 
     >>> hand = parse_cards("AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH")
     >>> check_answer_text(hand, "ASAHAD8D8C, 2S3S4H5H6D, 4C, 7C, 0C").optimal

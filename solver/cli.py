@@ -10,13 +10,13 @@ import typer
 from typer._click.exceptions import ClickException  # typer vendors click from 0.26 on
 from typer.core import TyperGroup
 
-from solver.commands import badugi, big2, golf, poker, sixcard
+from handsolver.solver.commands import badugi, big2, golf, poker, sixcard
 
 
 class OneLineErrors(TyperGroup):
     """Usage errors (a bad option value, a missing argument) as one line on stderr, exit 2.
 
-    The commands report bad cards the same way (``solver.commands.common.user_errors``), so
+    The commands report bad cards the same way (``commands.common.user_errors``), so
     every kind of bad input looks alike and never shows a traceback or a boxed panel.
     """
 

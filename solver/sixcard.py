@@ -2,7 +2,7 @@
 
 Everything is exact.  A strategy gives every hand a distribution over its distinct splits; the
 contest score of one strategy against another is the expected round result (1 win, 1/2 draw) under
-the exact deal law of :mod:`models.sixcard`, as a :class:`~fractions.Fraction`.
+the exact deal law of :mod:`~handsolver.models.sixcard`, as a :class:`~fractions.Fraction`.
 
 The work is done on integers: :class:`Tables` numbers the 68 hands and 760 splits of the game,
 holds the 760 x 760 round result (in half points) of every split against every split, and the
@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from models.cards import InputError
-from models.sixcard import (
+from handsolver.models.cards import InputError
+from handsolver.models.sixcard import (
     SIX_CARD,
     Game,
     Hand,
@@ -205,7 +205,7 @@ def strategy_from_spec(spec: str, t: Tables | None = None) -> Strategy:
     >>> strategy_from_spec("bogus")
     Traceback (most recent call last):
     ...
-    models.cards.InputError: unknown strategy 'bogus'; use random, sorted, equilibrium, \
+    handsolver.models.cards.InputError: unknown strategy 'bogus'; use random, sorted, equilibrium, \
 best-response:X or a .csv/.json table file
     """
     t = t or tables()
@@ -268,8 +268,8 @@ def read_table(path: Path, t: Tables | None = None) -> Strategy:
     JSON: an object (or an object's ``"table"``) mapping each hand to a split, or to an object
     mapping splits to probabilities (numbers or fraction strings).  CSV: rows
     ``hand,split[,probability]`` (probability 1 when left out; a header row is allowed); several
-    rows for one hand make a mixture.  Hands and splits are written as :mod:`models.sixcard`
-    parses them, e.g. ``112234`` and ``234|12|1``.
+    rows for one hand make a mixture.  Hands and splits are written as
+    :mod:`~handsolver.models.sixcard` parses them, e.g. ``112234`` and ``234|12|1``.
 
     :raises InputError: for a malformed file, an unknown hand or split, or a missing hand.
     """

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from solver.commands.common import print_json, print_table, strength_json, user_errors
+from handsolver.solver.commands.common import print_json, print_table, strength_json, user_errors
 
 
 def badugi(
@@ -24,7 +24,7 @@ def badugi(
 
     Example: handsolver badugi "3c 2s 4d Ah" "As 3h 2d 4h"
     """
-    from models.badugi import (
+    from handsolver.models.badugi import (
         HAND_SIZE,
         badugi_key,
         describe_key,
@@ -32,7 +32,7 @@ def badugi(
         strength,
         winners,
     )
-    from models.cards import parse_deal
+    from handsolver.models.cards import parse_deal
 
     with user_errors():
         deal = parse_deal(hands, hand_size=HAND_SIZE, min_hands=2)

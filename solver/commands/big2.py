@@ -19,8 +19,8 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from models.cards import DECK, Deal, InputError, mask_of, parse_deal
-from solver.big2 import (
+from handsolver.models.cards import DECK, Deal, InputError, mask_of, parse_deal
+from handsolver.solver.big2 import (
     DEFAULT_TIME_LIMIT,
     Method,
     Partition,
@@ -29,7 +29,7 @@ from solver.big2 import (
     check_answer_text,
     fewest_plays,
 )
-from solver.commands.common import (
+from handsolver.solver.commands.common import (
     print_json,
     print_table,
     progress,

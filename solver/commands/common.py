@@ -13,8 +13,8 @@ from typing import Any, NoReturn, TypeVar
 
 import typer
 
-from models.cards import InputError
-from models.strength import Strength
+from handsolver.models.cards import InputError
+from handsolver.models.strength import Strength
 
 T = TypeVar("T")
 

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from solver.commands.common import print_json, progress, user_errors, write_atomic
+from handsolver.solver.commands.common import print_json, progress, user_errors, write_atomic
 
 if TYPE_CHECKING:
-    from solver.golf import Report
+    from handsolver.solver.golf import Report
 
 
 class ChallengeName(StrEnum):
@@ -115,7 +115,7 @@ def verify_command(
     Exit 0 when every answer is right, 1 when any is wrong (the smallest failing case is shown).
     Exit 2 for a usage error.  All cases go to one process, one per line; --per-case runs one each.
     """
-    from solver.golf import Command, Settings, make_challenge, verify
+    from handsolver.solver.golf import Command, Settings, make_challenge, verify
 
     with user_errors():
         game = make_challenge(challenge.value, input_format=input_format, answer_map=answer_map)
@@ -153,7 +153,7 @@ def cases_command(
     One case per line: id, input and expected answer, separated by tabs (--json for JSON).
     For big2 any other partition into as few legal plays is right too.
     """
-    from solver.golf import make_challenge
+    from handsolver.solver.golf import make_challenge
 
     with user_errors():
         game = make_challenge(challenge.value, input_format=input_format)

@@ -12,18 +12,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from solver.commands.common import print_json, print_table, strength_json, user_errors
+from handsolver.solver.commands.common import print_json, print_table, strength_json, user_errors
 
 if TYPE_CHECKING:
-    from models.cards import Card, Notation
-    from models.poker import Euler54Deal
+    from handsolver.models.cards import Card, Notation
+    from handsolver.models.poker import Euler54Deal
 
     Hand = tuple[Card, ...]
 
 
 def _showdown(hands: list[str], board: str | None) -> tuple[list[Hand], Hand, Notation]:
     """Parse the hands (and the board, shared by all of them), every card distinct."""
-    from models.cards import CardParseError, parse_deal
+    from handsolver.models.cards import CardParseError, parse_deal
 
     if board is None:
         deal = parse_deal(hands, hand_size=5, min_hands=2)
@@ -62,7 +62,7 @@ def poker(
 
     Example: handsolver poker "8C TS KC 9H 4S" "7D 2S 5D 3S AC"
     """
-    from models.poker import best_five, strength, winners
+    from handsolver.models.poker import best_five, strength, winners
 
     with user_errors():
         full_hands, shared, fmt = _showdown(hands, board)
@@ -114,7 +114,7 @@ def poker(
 
 
 def _read_text(source: str) -> str:
-    from models.cards import InputError
+    from handsolver.models.cards import InputError
 
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
@@ -125,7 +125,7 @@ def _read_text(source: str) -> str:
 
 
 def _deal_json(deal: Euler54Deal, fmt: Notation) -> dict[str, Any]:
-    from models.poker import category_of
+    from handsolver.models.poker import category_of
 
     return {
         "line": deal.line,
@@ -136,7 +136,7 @@ def _deal_json(deal: Euler54Deal, fmt: Notation) -> dict[str, Any]:
 
 
 def _deal_text(deal: Euler54Deal, fmt: Notation) -> str:
-    from models.poker import category_of
+    from handsolver.models.poker import category_of
 
     outcome = "draw" if deal.winner is None else f"player {deal.winner} wins"
     return (
@@ -164,8 +164,8 @@ def euler54(
 
     Example: handsolver euler54 p054_poker.txt
     """
-    from models.cards import STANDARD, notation_of
-    from models.poker import euler54 as play
+    from handsolver.models.cards import STANDARD, notation_of
+    from handsolver.models.poker import euler54 as play
 
     with user_errors():
         lines = _read_text(source).splitlines()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from solver.commands.common import (
+from handsolver.solver.commands.common import (
     fail,
     print_json,
     print_table,
@@ -24,7 +24,7 @@ from solver.commands.common import (
 )
 
 if TYPE_CHECKING:
-    from solver.sixcard import SplitScore, Strategy, Tables
+    from handsolver.solver.sixcard import SplitScore, Strategy, Tables
 
 sixcard_app = typer.Typer(
     help="The six-card game (16 cards, values 1-4): best splits, strategies, the equilibrium.",
@@ -52,7 +52,7 @@ def _score_fields(score: Fraction, **shares: Fraction) -> dict[str, Any]:
 
 
 def _write_table(path: Path, strategy: Strategy, t: Tables, extra: dict[str, Any]) -> None:
-    from solver.sixcard import table_csv, table_json
+    from handsolver.solver.sixcard import table_csv, table_json
 
     if path.suffix.lower() == ".csv":
         write_atomic(path, table_csv(strategy, t))
@@ -64,7 +64,7 @@ def _write_table(path: Path, strategy: Strategy, t: Tables, extra: dict[str, Any
 
 
 def _split_row(item: SplitScore, t: Tables) -> dict[str, Any]:
-    from models.sixcard import format_split
+    from handsolver.models.sixcard import format_split
 
     return {
         "split": format_split(item.split, t.game),
@@ -100,8 +100,14 @@ def split(
 
     Example: handsolver sixcard split 112234 --vs-hand 133444 --vs sorted
     """
-    from models.sixcard import check_compatible, format_hand, format_split, parse_hand, parse_split
-    from solver.sixcard import (
+    from handsolver.models.sixcard import (
+        check_compatible,
+        format_hand,
+        format_split,
+        parse_hand,
+        parse_split,
+    )
+    from handsolver.solver.sixcard import (
         build_split_model,
         maximin_splits,
         rank_splits,
@@ -195,7 +201,7 @@ def score(
 
     Example: handsolver sixcard score best-response:random random
     """
-    from solver.sixcard import evaluate, strategy_from_spec, tables
+    from handsolver.solver.sixcard import evaluate, strategy_from_spec, tables
 
     with user_errors():
         t = tables()
@@ -236,8 +242,8 @@ def strategy(
 
     Example: handsolver sixcard strategy --vs random --out beat_random.json
     """
-    from models.sixcard import format_hand
-    from solver.sixcard import (
+    from handsolver.models.sixcard import format_hand
+    from handsolver.solver.sixcard import (
         best_response,
         iter_hands_report,
         strategy_from_spec,
@@ -297,9 +303,9 @@ def equilibrium(
 
     Example: handsolver sixcard equilibrium --out equilibrium.json
     """
-    from models.sixcard import format_hand
-    from solver.sixcard import equilibrium as solve
-    from solver.sixcard import iter_hands_report, must_mix, table_json, tables
+    from handsolver.models.sixcard import format_hand
+    from handsolver.solver.sixcard import equilibrium as solve
+    from handsolver.solver.sixcard import iter_hands_report, must_mix, table_json, tables
 
     t = tables()
     result = solve(t)
@@ -347,8 +353,8 @@ def simulate(
 
     Example: handsolver sixcard simulate equilibrium random --rounds 1000000 --seed 1
     """
-    from solver.sixcard import evaluate, simulation_chunks, strategy_from_spec, tables
-    from solver.sixcard import simulate as run
+    from handsolver.solver.sixcard import evaluate, simulation_chunks, strategy_from_spec, tables
+    from handsolver.solver.sixcard import simulate as run
 
     with user_errors():
         t = tables()
@@ -388,7 +394,7 @@ def export_matlab(
 
     Example: handsolver sixcard export-matlab equilibrium > humanHand.m
     """
-    from solver.sixcard import matlab_source, strategy_from_spec, tables
+    from handsolver.solver.sixcard import matlab_source, strategy_from_spec, tables
 
     with user_errors():
         t = tables()

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from models.cards import InputError
-from solver.golf.challenge import Case, Challenge, parse_answer_map
-from solver.golf.runner import Command
-from solver.golf.verify import Counterexample, Report, Settings, verify
+from handsolver.models.cards import InputError
+from handsolver.solver.golf.challenge import Case, Challenge, parse_answer_map
+from handsolver.solver.golf.runner import Command
+from handsolver.solver.golf.verify import Counterexample, Report, Settings, verify
 
 __all__ = [
     "CHALLENGES",
@@ -28,10 +28,10 @@ __all__ = [
 
 #: Challenge name -> (module, class) of its verifier adapter.
 CHALLENGES = {
-    "badugi": ("solver.golf.badugi", "BadugiChallenge"),
-    "big2": ("solver.golf.big2", "Big2Challenge"),
-    "poker": ("solver.golf.poker", "PokerChallenge"),
-    "sixcard": ("solver.golf.sixcard", "SixCardChallenge"),
+    "badugi": ("handsolver.solver.golf.badugi", "BadugiChallenge"),
+    "big2": ("handsolver.solver.golf.big2", "Big2Challenge"),
+    "poker": ("handsolver.solver.golf.poker", "PokerChallenge"),
+    "sixcard": ("handsolver.solver.golf.sixcard", "SixCardChallenge"),
 }
 
 
@@ -42,10 +42,11 @@ def make_challenge(
 
     >>> make_challenge("badugi").format_input(((0, 4, 8, 12), (1, 5, 9, 13)))
     '2c 3c 4c 5c - 2d 3d 4d 5d'
-    >>> make_challenge("chess")
-    Traceback (most recent call last):
-    ...
-    models.cards.InputError: unknown challenge 'chess'; choose from badugi, big2, poker, sixcard
+    >>> try:
+    ...     make_challenge("chess")
+    ... except InputError as error:
+    ...     print(error)
+    unknown challenge 'chess'; choose from badugi, big2, poker, sixcard
 
     :raises InputError: for an unknown name, format or map, or a map on a one-sided challenge.
     """
@@ -53,7 +54,7 @@ def make_challenge(
         raise InputError(f"unknown challenge {name!r}; choose from {', '.join(CHALLENGES)}")
     module, attribute = CHALLENGES[name]
     cls = getattr(import_module(module), attribute)
-    from solver.golf.challenge import Showdown
+    from handsolver.solver.golf.challenge import Showdown
 
     if issubclass(cls, Showdown):
         mapping = parse_answer_map(answer_map) if answer_map is not None else None

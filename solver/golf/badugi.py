@@ -5,9 +5,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from models import badugi
-from models.cards import Card, parse_deal, rank_of, suit_of
-from solver.golf.challenge import Case, CaseList, Hands, Showdown, distinct, find, random_hands
+from handsolver.models import badugi
+from handsolver.models.cards import Card, parse_deal, rank_of, suit_of
+from handsolver.solver.golf.challenge import (
+    Case,
+    CaseList,
+    Hands,
+    Showdown,
+    distinct,
+    find,
+    random_hands,
+)
 
 SEED_CASES = (
     "3c 2s 4d Ah - As 3h 2d 4h",

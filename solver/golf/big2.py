@@ -1,8 +1,8 @@
 """The ``big2`` challenge (big2-fewest-plays): 13 cards -> a partition into the fewest plays.
 
 Any optimal partition is right, in any order: an answer is accepted when any reading of its
-delimiters (:func:`models.big2.answer_readings`; lines need ``--per-case``) is a partition of
-the hand into legal plays of the fewest count, as ``handsolver big2 check`` judges it.
+delimiters (:func:`~handsolver.models.big2.answer_readings`; lines need ``--per-case``) is a
+partition of the hand into legal plays of the fewest count, as ``handsolver big2 check`` judges it.
 
 With ``--input-format ints`` a hand is a JSON list of card ints (``rank * 4 + suit``, deuce
 = 0 .. ace = 12, suits c d h s), as one published answer takes it, and the numbers in the
@@ -15,9 +15,9 @@ import json
 import random
 import re
 
-from models.cards import InputError, Notation, card_name, parse_deal
-from solver import big2 as engine
-from solver.golf.challenge import CardChallenge, Case, CaseList, Hands, random_hands
+from handsolver.models.cards import InputError, Notation, card_name, parse_deal
+from handsolver.solver import big2 as engine
+from handsolver.solver.golf.challenge import CardChallenge, Case, CaseList, Hands, random_hands
 
 SEED_CASES = (
     "AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH",

@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, TypeAlias
 
-from models.cards import (
+from handsolver.models.cards import (
     Card,
     CardParseError,
     InputError,
@@ -196,7 +196,7 @@ def parse_answer_map(text: str) -> dict[str, str]:
     >>> parse_answer_map("1=left,1=right")
     Traceback (most recent call last):
     ...
-    models.cards.InputError: --map gives '1' two meanings
+    handsolver.models.cards.InputError: --map gives '1' two meanings
 
     :raises InputError: for text that is not such a list, or a token given twice.
     """

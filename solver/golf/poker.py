@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from models import poker
-from models.cards import RANKS, Notation, parse_deal, rank_of, suit_of
-from solver.golf.challenge import (
+from handsolver.models import poker
+from handsolver.models.cards import RANKS, Notation, parse_deal, rank_of, suit_of
+from handsolver.solver.golf.challenge import (
     Case,
     CaseList,
     Hands,

@@ -16,7 +16,7 @@ import time
 from contextlib import suppress
 from dataclasses import dataclass
 
-from models.cards import InputError
+from handsolver.models.cards import InputError
 
 # After the program itself exits, children that still hold its pipes get this long before they
 # are killed, so a leftover background process cannot pass for a slow answer.

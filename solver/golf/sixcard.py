@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from models import sixcard
-from solver.golf.challenge import Case, Challenge, Hands
+from handsolver.models import sixcard
+from handsolver.solver.golf.challenge import Case, Challenge, Hands
 
 OPPONENTS = ("random", "sorted", "equilibrium")
 
@@ -86,7 +86,7 @@ class SixCardChallenge(Challenge):
 
     def report_extra(self, cases: Sequence[Case], answers: Sequence[str | None]) -> dict[str, Any]:
         """The exact score of the answered strategy against each built-in strategy."""
-        from solver import sixcard as engine
+        from handsolver.solver import sixcard as engine
 
         chosen = {}
         for case, answer in zip(cases, answers, strict=True):

@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from solver.golf.challenge import Case, Challenge, Hands
-from solver.golf.runner import Command, RunResult, run
+from handsolver.solver.golf.challenge import Case, Challenge, Hands
+from handsolver.solver.golf.runner import Command, RunResult, run
 
 # Wraps the per-case loop, e.g. in a progress bar: takes the case indices, yields them back.
 Wrap = Callable[[Iterable[int]], Iterable[int]]

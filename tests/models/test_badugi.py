@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.badugi import (
+from handsolver.models.badugi import (
     ALL_HANDS,
     DISTINCT_VALUES,
     badugi_key,
@@ -19,7 +19,7 @@ from models.badugi import (
     strength,
     winners,
 )
-from models.cards import DECK, STANDARD, CardParseError, parse_cards, parse_deal
+from handsolver.models.cards import DECK, STANDARD, CardParseError, parse_cards, parse_deal
 
 # The seed's nine test cases: input, the winning hand(s) as printed, the seed's note.
 SEED_CASES = [

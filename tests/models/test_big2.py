@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.big2 import (
+from handsolver.models.big2 import (
     IllegalPlayError,
     Play,
     PlayKind,
@@ -20,7 +20,7 @@ from models.big2 import (
     parse_answer,
     play_kind,
 )
-from models.cards import FULL_DECK_MASK, InputError, card_name, mask_of, parse_cards
+from handsolver.models.cards import FULL_DECK_MASK, InputError, card_name, mask_of, parse_cards
 
 # --- an independent classifier, written from the seed's rules --------------------------------
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from models.cards import (
+from handsolver.models.cards import (
     DECK,
     RANKS,
     SUITS,

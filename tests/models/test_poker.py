@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.cards import CardParseError, InputError, parse_cards
-from models.poker import (
+from handsolver.models.cards import CardParseError, InputError, parse_cards
+from handsolver.models.poker import (
     CATEGORY_NAMES,
     NUM_HANDS,
     NUM_KEYS,
@@ -28,7 +28,7 @@ from models.poker import (
     strength,
     winners,
 )
-from models.poker_batch import all_hands, rank_hands
+from handsolver.models.poker_batch import all_hands, rank_hands
 
 PE54 = Path(__file__).resolve().parents[3] / "shared" / "data" / "p054_poker.txt"
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.cards import InputError
-from models.sixcard import (
+from handsolver.models.cards import InputError
+from handsolver.models.sixcard import (
     SIX_CARD,
     Game,
     check_compatible,

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from models.big2 import Play, PlayKind, parse_answer
-from models.cards import FULL_DECK_MASK, card_name, cards_of, mask_of, parse_cards
-from solver.big2 import (
+from handsolver.models.big2 import Play, PlayKind, parse_answer
+from handsolver.models.cards import FULL_DECK_MASK, card_name, cards_of, mask_of, parse_cards
+from handsolver.solver.big2 import (
     EXACT_MAX_CARDS,
     Method,
     Partition,
@@ -31,8 +31,8 @@ from solver.big2 import (
     solve_partition_model,
     solve_strong_model,
 )
-from solver.cli import app
-from solver.commands.big2 import DefaultCommandGroup
+from handsolver.solver.cli import app
+from handsolver.solver.commands.big2 import DefaultCommandGroup
 
 runner = CliRunner()
 
@@ -273,7 +273,7 @@ def test_time_limit_gives_an_unproven_partition() -> None:
 
 def test_enumeration_of_large_hands() -> None:
     """Above the exact search's size, CP-SAT enumerates; it finds the exact search's set."""
-    from solver.big2 import _all_exact
+    from handsolver.solver.big2 import _all_exact
 
     for seed in (22, 23):
         hand = random_hand(random.Random(seed), EXACT_MAX_CARDS + 2)
@@ -329,7 +329,7 @@ HAND = "4D,4S,4H,4C,5H,5D,5C,5S,9S,9D,9H,9C,AD"
 )
 def test_check_answer_reports_each_problem(answer: str, problems: list[str]) -> None:
     hand = parse_cards(HAND)
-    from models.cards import parse_deal
+    from handsolver.models.cards import parse_deal
 
     verdict = check_answer(hand, parse_answer(answer), notation=parse_deal(HAND).notation)
     assert list(verdict.problems) == problems
@@ -486,7 +486,7 @@ def test_cli_stats(tmp_path: Path) -> None:
 def test_cli_13_cards_does_not_import_ortools() -> None:
     code = (
         "import sys\n"
-        "from solver.cli import app\n"
+        "from handsolver.solver.cli import app\n"
         "try:\n"
         f"    app(['big2', {SEED_HAND!r}])\n"
         "except SystemExit as exit:\n"

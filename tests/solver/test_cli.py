@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from solver.cli import app
+from handsolver.solver.cli import app
 
 runner = CliRunner()
 

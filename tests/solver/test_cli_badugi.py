@@ -5,7 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from solver.cli import app
+from handsolver.solver.cli import app
 from tests.models.test_badugi import SEED_CASES
 
 runner = CliRunner()

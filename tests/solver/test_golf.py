@@ -20,13 +20,13 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from models import poker
-from models.cards import STANDARD, InputError, parse_cards
-from solver.commands import golf as golf_commands
-from solver.golf import Case, Command, Settings, make_challenge, parse_answer_map, verify
-from solver.golf.challenge import Challenge
-from solver.golf.runner import run
-from solver.golf.sixcard import read_split
+from handsolver.models import poker
+from handsolver.models.cards import STANDARD, InputError, parse_cards
+from handsolver.solver.commands import golf as golf_commands
+from handsolver.solver.golf import Case, Command, Settings, make_challenge, parse_answer_map, verify
+from handsolver.solver.golf.challenge import Challenge
+from handsolver.solver.golf.runner import run
+from handsolver.solver.golf.sixcard import read_split
 
 # --- answer programs ---------------------------------------------------------------------------
 

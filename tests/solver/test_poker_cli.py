@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from solver.cli import app
+from handsolver.solver.cli import app
 
 PE54 = Path(__file__).resolve().parents[3] / "shared" / "data" / "p054_poker.txt"
 runner = CliRunner()
@@ -158,9 +158,9 @@ def test_euler54_strict_and_missing_file(tmp_path: Path) -> None:
 
 def test_euler54_does_not_import_heavy_modules() -> None:
     code = (
-        "import sys; from solver.cli import app\n"
+        "import sys; from handsolver.solver.cli import app\n"
         "try:\n    app(['euler54', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
-        "heavy = {'numpy', 'ortools', 'rich', 'models.poker_batch'} & set(sys.modules)\n"
+        "heavy = {'numpy', 'ortools', 'rich', 'handsolver.models.poker_batch'} & set(sys.modules)\n"
         "print(sorted(heavy))"
     )
     out = subprocess.run(

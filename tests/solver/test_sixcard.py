@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from models.cards import InputError
-from models.sixcard import (
+from handsolver.models.cards import InputError
+from handsolver.models.sixcard import (
     Hand,
     Split,
     format_hand,
@@ -30,8 +30,8 @@ from models.sixcard import (
     parse_hand,
     splits,
 )
-from solver.cli import app
-from solver.sixcard import (
+from handsolver.solver.cli import app
+from handsolver.solver.sixcard import (
     Strategy,
     best_response,
     build_split_model,
