@@ -40,8 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-import itertools
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any, Generic, TypeAlias, TypeVar
 
 C = TypeVar("C", bound=Hashable)
@@ -95,7 +94,7 @@ class SplitGame(Generic[C]):
         if self.order_key is None:
             return False
         keys = [self.order_key(row, part) for row, part in enumerate(setting)]
-        return any(later > earlier for earlier, later in itertools.pairwise(keys))
+        return any(later > earlier for earlier, later in pairwise(keys))
 
     def legal_settings(self, hand: Sequence[C]) -> tuple[Setting, ...]:
         """The settings of ``hand`` that are not fouled, in :meth:`settings` order."""
