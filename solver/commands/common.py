@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -17,6 +17,27 @@ from handsolver.models.cards import InputError
 from handsolver.models.strength import Strength
 
 T = TypeVar("T")
+
+# Options every command spells the same way.  Numbers are bounded here, at the edge, so that no
+# value out of range reaches a library.
+MAX_SEED = 2**31 - 1
+MAX_WORKERS = 256
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+SeedOption = Annotated[
+    int, typer.Option("--seed", min=0, max=MAX_SEED, help="Random seed (0 to 2**31-1).")
+]
+WorkersOption = Annotated[
+    int, typer.Option("--workers", min=1, max=MAX_WORKERS, help="Local worker processes.")
+]
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="Run on this Dask distributed scheduler (needs handsolver[cluster]).",
+    ),
+]
+OutOption = Annotated[Path | None, typer.Option("--out", metavar="FILE", help="Write here.")]
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
