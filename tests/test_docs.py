@@ -1,0 +1,316 @@
+"""Every example in README.md and docs/*.md gives what it shows.
+
+Two kinds of fenced block are run; every other block (``text``, ``sh``, ``json``...) is prose.
+
+- ``pycon``: a doctest.  The blocks of one page share their names, in page order, as the
+  examples of one doctest file would.
+- ``console``: lines ``$ handsolver ARGS`` followed by the output, as on a terminal (stdout and
+  stderr interleaved).  The command runs in process through typer's ``CliRunner`` with
+  ``COLUMNS=80`` and stdout not a terminal, in a temporary directory that holds a link to the
+  repository's ``examples/`` folder, so ``examples/...`` paths work and files a command writes
+  go nowhere.  A page's console blocks share that directory.  Besides ``handsolver`` a line may
+  be ``echo $?`` (the previous command's exit code), ``head``/``tail`` with ``-n N`` or ``-N``
+  on a file, or a pipeline ``handsolver ... [< FILE] | head -N | tail -N``.  A command that
+  exits non-zero must be followed by ``echo $?``, so that no page hides a failure.
+
+Outputs are compared line by line after removing trailing spaces; durations (``0.89 s``,
+``"seconds": 0.532``) are masked, since no two runs take the same time.
+
+``HANDSOLVER_UPDATE_DOCS=1 python -m pytest tests/test_docs.py`` rewrites the outputs of the
+console blocks in place instead of comparing them (then read the diff before committing).
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from handsolver.solver.cli import app
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+UPDATE = os.environ.get("HANDSOLVER_UPDATE_DOCS", "") not in ("", "0")
+FENCE = re.compile(r"^(`{3,})(\S*)\s*$")
+DURATIONS = [
+    (re.compile(r"\d+\.\d+ (m?s)(?![\w.])"), r"<t> \1"),
+    (re.compile(r'"seconds": \d+(\.\d+)?'), '"seconds": <t>'),
+]
+
+
+@dataclass
+class Block:
+    """A fenced block: its language, the line number of its first body line (0-based), its body."""
+
+    lang: str
+    start: int
+    body: list[str]
+
+
+@dataclass
+class Command:
+    """One ``$`` line of a console block and the output lines shown under it."""
+
+    line: str
+    lineno: int
+    shown: list[str] = field(default_factory=list)
+
+
+def blocks(lines: list[str]) -> Iterator[Block]:
+    """The fenced blocks of a page, in order."""
+    i = 0
+    while i < len(lines):
+        opening = FENCE.match(lines[i])
+        if opening is None:
+            i += 1
+            continue
+        fence, lang = opening.groups()
+        end = i + 1
+        while end < len(lines) and lines[end].rstrip() != fence:
+            end += 1
+        if end == len(lines):
+            raise AssertionError(f"line {i + 1}: the block opened here is never closed")
+        yield Block(lang, i + 1, lines[i + 1 : end])
+        i = end + 1
+
+
+def commands(block: Block) -> list[Command]:
+    """The ``$`` lines of a console block, each with the output lines under it."""
+    found: list[Command] = []
+    for offset, line in enumerate(block.body):
+        if line.startswith("$ "):
+            found.append(Command(line[2:], block.start + offset + 1))
+        elif not found:
+            raise AssertionError(f"line {block.start + offset + 1}: output before any '$' line")
+        else:
+            found[-1].shown.append(line)
+    return found
+
+
+def normalised(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        line = line.rstrip()
+        for pattern, mask in DURATIONS:
+            line = pattern.sub(mask, line)
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def head_or_tail(words: list[str], text: str) -> str:
+    """``head``/``tail`` with ``-N`` or ``-n N``, on ``text``."""
+    name, *options = words
+    if len(options) == 2 and options[0] == "-n":
+        options = ["-" + options[1]]
+    if len(options) != 1 or not re.fullmatch(r"-\d+", options[0]):
+        raise AssertionError(f"unsupported {name} options {options}")
+    count = int(options[0][1:])
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[:count] if name == "head" else lines[-count:] if count else [])
+
+
+class Shell:
+    """Runs the lines of a page's console blocks, in order, in one working directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.status = 0
+        self.pending: Command | None = None  # a command that failed, waiting for `echo $?`
+        self.problems: list[str] = []
+        self.runner = CliRunner()
+
+    def run(self, command: Command) -> str:
+        words = shlex.split(command.line)
+        if words == ["echo", "$?"]:
+            self.pending = None
+            return f"{self.status}\n"
+        self.finish()
+        stages = [list(group) for group in _split_on_pipes(words)]
+        first, *rest = stages
+        if first[0] in ("head", "tail"):
+            *options, name = first
+            text = head_or_tail(options, (self.directory / name).read_text())
+            self.status = 0
+        elif first[0] == "handsolver":
+            text = self.handsolver(first[1:])
+        else:
+            raise AssertionError(f"line {command.lineno}: unsupported command {first[0]!r}")
+        if self.status != 0:
+            self.pending = command
+        for stage in rest:
+            if stage[0] not in ("head", "tail"):
+                raise AssertionError(f"line {command.lineno}: unsupported pipe into {stage[0]!r}")
+            text = head_or_tail(stage, text)
+        return text
+
+    def handsolver(self, args: list[str]) -> str:
+        stdin = None
+        if "<" in args:
+            at = args.index("<")
+            stdin = (self.directory / args[at + 1]).read_text()
+            args = args[:at] + args[at + 2 :]
+        result = self.runner.invoke(app, args, input=stdin, env={"COLUMNS": "80"})
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        self.status = result.exit_code
+        return result.output
+
+    def finish(self) -> None:
+        """Note a failed command that no ``echo $?`` showed."""
+        if self.pending is not None:
+            self.problems.append(
+                f"line {self.pending.lineno}: '{self.pending.line}' exits {self.status}; "
+                "show it with a following '$ echo $?'"
+            )
+            self.pending = None
+
+
+def _split_on_pipes(words: list[str]) -> Iterator[list[str]]:
+    stage: list[str] = []
+    for word in words:
+        if word == "|":
+            yield stage
+            stage = []
+        else:
+            stage.append(word)
+    yield stage
+
+
+def check_console(lines: list[str], directory: Path) -> list[str]:
+    """Run every console block of a page; the problems found, or [] (rewriting in update mode)."""
+    (directory / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+    shell = Shell(directory)
+    problems: list[str] = []
+    edits: list[tuple[int, int, list[str]]] = []  # (first line, end, new lines), 0-based
+    cwd = Path.cwd()
+    os.chdir(directory)
+    try:
+        for block in blocks(lines):
+            if block.lang != "console":
+                continue
+            for command in commands(block):
+                try:
+                    actual = shell.run(command).splitlines()
+                except AssertionError as error:
+                    problems.append(str(error))
+                    continue
+                if normalised(actual) != normalised(command.shown):
+                    first = command.lineno  # 0-based index of the first output line
+                    edits.append((first, first + len(command.shown), actual))
+                    problems.append(_diff(command, actual))
+        shell.finish()
+    finally:
+        os.chdir(cwd)
+    problems += shell.problems
+    if UPDATE:
+        for first, end, new in reversed(edits):
+            lines[first:end] = [line.rstrip() for line in new]
+        return []
+    return problems
+
+
+def _diff(command: Command, actual: list[str]) -> str:
+    import difflib
+
+    diff = difflib.unified_diff(
+        normalised(command.shown), normalised(actual), "shown", "actual", lineterm=""
+    )
+    return f"line {command.lineno}: $ {command.line}\n" + "\n".join(diff)
+
+
+def check_pycon(lines: list[str], name: str) -> list[str]:
+    """Run every pycon block of a page as one doctest file; the failures, or []."""
+    parser = doctest.DocTestParser()
+    finder_globals: dict[str, object] = {"__name__": "__docs__"}
+    problems: list[str] = []
+    for block in blocks(lines):
+        if block.lang != "pycon":
+            continue
+        text = "\n".join(block.body) + "\n"
+        test = parser.get_doctest(text, finder_globals, name, name, block.start)
+        report: list[str] = []
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test, out=report.append, clear_globs=False)
+        problems += report
+    return problems
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
+def test_examples(page: Path, tmp_path: Path) -> None:
+    lines = page.read_text(encoding="utf-8").splitlines()
+    problems = check_pycon(lines, page.name)
+    problems += check_console(lines, tmp_path)
+    if UPDATE:
+        page.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert not problems, f"{page.name}: examples differ\n" + "\n\n".join(problems)
+
+
+def test_a_wrong_example_fails(tmp_path: Path) -> None:
+    """The checker can fail: a changed output, a hidden exit code and a bad doctest are caught."""
+    page = [
+        "```console",
+        '$ handsolver badugi "3c 2s 4d Ah - As 3h 2d 4h" --json | head -3',
+        "{",
+        '  "winners": [',
+        "    1",
+        "```",
+        "```console",
+        '$ handsolver badugi "3c 2s 4d"',
+        "error: ...",
+        "```",
+        "```pycon",
+        ">>> 1 + 1",
+        "3",
+        "```",
+    ]
+    if UPDATE:
+        pytest.skip("update mode rewrites instead of comparing")
+    changed, *hidden = check_console(page, tmp_path)
+    assert "-    1" in changed and "+    0" in changed
+    assert any("exits 2; show it with a following '$ echo $?'" in problem for problem in hidden)
+    assert check_pycon(page, "page")
+
+
+def test_durations_are_masked() -> None:
+    shown = ["badugi: PASS  1303 cases (batch mode, 0.11 s)", '  "seconds": 0.532,', ""]
+    actual = ["badugi: PASS  1303 cases (batch mode, 2.40 s)", '  "seconds": 1,']
+    assert normalised(shown) == normalised(actual)
+    assert normalised(["85.9% (-0.85 s.e.)"]) == ["85.9% (-0.85 s.e.)"]
+
+
+# The answer programs in examples/: each challenge, and whether `handsolver verify` passes it.
+ANSWERS = {
+    "badugi_answer.py": ("badugi", True),
+    "badugi_greedy.py": ("badugi", False),
+    "poker_answer.py": ("poker", True),
+    "big2_answer.py": ("big2", True),
+    "sixcard_sorted.py": ("sixcard", True),
+}
+
+
+def test_every_answer_program_is_tested() -> None:
+    assert sorted(path.name for path in (ROOT / "examples").glob("*.py")) == sorted(ANSWERS)
+
+
+@pytest.mark.parametrize("program", sorted(ANSWERS))
+def test_answer_program(program: str) -> None:
+    import json
+    import sys
+
+    challenge, right = ANSWERS[program]
+    command = shlex.join([sys.executable, str(ROOT / "examples" / program)])
+    args = ["verify", challenge, "--cmd", command, "--cases", "30", "--seed", "3", "--json"]
+    result = CliRunner().invoke(app, [*args, "--budget", "120"])
+    report = json.loads(result.stdout)
+    assert report["passed"] is right, report["counterexample"]
+    assert result.exit_code == (0 if right else 1)
+    assert report["not_run"] == 0 and report["cases"] > 30
