@@ -254,6 +254,20 @@ def test_examples(page: Path, tmp_path: Path) -> None:
     assert not problems, f"{page.name}: examples differ\n" + "\n\n".join(problems)
 
 
+def test_readme_is_a_front_page() -> None:
+    """At most 200 lines, and every link into docs/ names a page that exists."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    links = re.findall(r"\]\((docs/[^)#]+)", text)
+    assert links and all((ROOT / link).is_file() for link in links)
+
+
+def test_every_page_is_in_the_site_nav() -> None:
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pages = sorted(path.name for path in (ROOT / "docs").glob("*.md"))
+    assert [page for page in pages if f": {page}" not in nav] == []
+
+
 def test_a_wrong_example_fails(tmp_path: Path) -> None:
     """The checker can fail: a changed output, a hidden exit code and a bad doctest are caught."""
     page = [
