@@ -185,8 +185,10 @@ def _split_on_pipes(words: list[str]) -> Iterator[list[str]]:
     yield stage
 
 
-def check_console(lines: list[str], directory: Path) -> list[str]:
-    """Run every console block of a page; the problems found, or [] (rewriting in update mode)."""
+def check_console(lines: list[str], directory: Path, update: bool = UPDATE) -> list[str]:
+    """Run every console block of a page; the problems found, or [] when ``update`` is set and
+    ``lines`` have been rewritten with the real outputs instead."""
+    directory.mkdir(exist_ok=True)
     (directory / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
     shell = Shell(directory)
     problems: list[str] = []
@@ -211,7 +213,7 @@ def check_console(lines: list[str], directory: Path) -> list[str]:
     finally:
         os.chdir(cwd)
     problems += shell.problems
-    if UPDATE:
+    if update:
         for first, end, new in reversed(edits):
             lines[first:end] = [line.rstrip() for line in new]
         return []
@@ -292,6 +294,27 @@ def test_a_wrong_example_fails(tmp_path: Path) -> None:
     assert "-    1" in changed and "+    0" in changed
     assert any("exits 2; show it with a following '$ echo $?'" in problem for problem in hidden)
     assert check_pycon(page, "page")
+
+
+def test_update_mode_writes_the_real_output(tmp_path: Path) -> None:
+    page = [
+        "Prose stays.",
+        "```console",
+        "$ handsolver big2 check '4S 4H' '4S, 4H'",
+        "an old output",
+        "that was longer",
+        "$ echo $?",
+        "```",
+        "```console",
+        '$ handsolver big2 "AS 4H"',
+        "```",
+    ]
+    assert check_console(page, tmp_path / "a", update=True) == []
+    assert page[:3] == ["Prose stays.", "```console", "$ handsolver big2 check '4S 4H' '4S, 4H'"]
+    assert page[3:5] == ["valid: yes", "optimal: no"] and page[-1] == "```"
+    assert "$ echo $?" in page and "1" in page and "  single               4H" in page
+    (tmp_path / "b").mkdir()
+    assert check_console(page, tmp_path / "b", update=False) == []
 
 
 def test_durations_are_masked() -> None:
