@@ -270,6 +270,22 @@ def test_every_page_is_in_the_site_nav() -> None:
     assert [page for page in pages if f": {page}" not in nav] == []
 
 
+def test_benchmark_figures_are_printed_ones() -> None:
+    """Each pasted output names a script that exists, and every number in the summary table
+    is one of the pasted outputs' numbers."""
+    lines = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8").splitlines()
+    pasted = [block for block in blocks(lines) if block.lang == "text"]
+    assert pasted
+    for block in pasted:
+        script = re.match(r"\$ python (scripts/bench_\w+\.py)", block.body[0])
+        assert script and (ROOT / script.group(1)).is_file(), block.body[0]
+    text = "\n".join(line for block in pasted for line in block.body).replace(",", "")
+    printed = set(re.findall(r"\d+(?:\.\d+)?", text))
+    summary = [line for line in lines if line.startswith("| ") and "bench_" in line]
+    figures = re.findall(r"\d[\d,]*(?:\.\d+)?", "\n".join(summary).replace("bench_", ""))
+    assert summary and [f for f in figures if f.replace(",", "") not in printed] == []
+
+
 def test_a_wrong_example_fails(tmp_path: Path) -> None:
     """The checker can fail: a changed output, a hidden exit code and a bad doctest are caught."""
     page = [
