@@ -215,7 +215,10 @@ def check_console(lines: list[str], directory: Path, update: bool = UPDATE) -> l
     problems += shell.problems
     if update:
         for first, end, new in reversed(edits):
-            lines[first:end] = [line.rstrip() for line in new]
+            new = [line.rstrip() for line in new]
+            while new and not new[-1]:
+                new.pop()
+            lines[first:end] = new
         return []
     return problems
 
