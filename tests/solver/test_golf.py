@@ -26,6 +26,7 @@ from handsolver.solver.commands import golf as golf_commands
 from handsolver.solver.golf import Case, Command, Settings, make_challenge, parse_answer_map, verify
 from handsolver.solver.golf.challenge import Challenge
 from handsolver.solver.golf.runner import run
+from handsolver.solver.golf.sandbox import Policy, Sandbox
 from handsolver.solver.golf.sixcard import read_split
 
 # --- answer programs ---------------------------------------------------------------------------
@@ -233,10 +234,12 @@ def check(
     cases: list[Case] | None = None,
     *,
     count: int = 100,
+    sandbox: Sandbox = "auto",
     **settings: float | bool,
 ) -> dict[str, object]:
     chosen = challenge.cases(count, 0) if cases is None else cases
-    return verify(challenge, Settings(command, **settings), chosen).to_json()  # type: ignore[arg-type]
+    policy = Policy(sandbox)
+    return verify(challenge, Settings(command, policy=policy, **settings), chosen).to_json()  # type: ignore[arg-type]
 
 
 # --- the runner -----------------------------------------------------------------------------
@@ -559,7 +562,7 @@ def test_timeout_kills_the_process_group(tmp_path: Path) -> None:
     challenge = make_challenge("badugi")
     pid_file = tmp_path / "child.pid"
     command = misbehaving(tmp_path, "hang", MARK, str(pid_file))
-    report = check(challenge, command, SMALL[3:6], timeout=0.4)
+    report = check(challenge, command, SMALL[3:6], timeout=0.4, sandbox="none")
     example = counterexample(report)
     assert "timed out" in example["reason"]
     assert report["failing_ids"] == ["seed-5"] and report["cases"] == 3
@@ -569,10 +572,12 @@ def test_timeout_kills_the_process_group(tmp_path: Path) -> None:
 def test_per_case_timeout_and_budget(tmp_path: Path) -> None:
     challenge = make_challenge("badugi")
     command = misbehaving(tmp_path, "hang", MARK, str(tmp_path / "pid"))
-    report = check(challenge, command, SMALL, per_case=True, timeout=0.3, budget=60)
+    report = check(challenge, command, SMALL, per_case=True, timeout=0.3, budget=60, sandbox="none")
     assert report["failing_ids"] == ["seed-5"] and report["cases"] == 9
     began = time.monotonic()
-    report = check(challenge, command, SMALL[4:] * 3, per_case=True, timeout=30, budget=0.5)
+    report = check(
+        challenge, command, SMALL[4:] * 3, per_case=True, timeout=30, budget=0.5, sandbox="none"
+    )
     assert time.monotonic() - began < 10
     assert report["passed"] is False and isinstance(report["not_run"], int)
     assert report["not_run"] > 0
@@ -582,7 +587,7 @@ def test_batch_hang_cut_short_by_the_budget_says_so(tmp_path: Path) -> None:
     """The budget ends a hung batch before its (per case times cases) timeout: say it hung."""
     challenge = make_challenge("badugi")
     command = misbehaving(tmp_path, "hang", MARK, str(tmp_path / "pid"))
-    report = check(challenge, command, SMALL, timeout=30, budget=1)
+    report = check(challenge, command, SMALL, timeout=30, budget=1, sandbox="none")
     assert report["passed"] is False and report["not_run"] == 5
     assert "answered 4 of 9 case(s)" in str(report["notes"]), report
 
