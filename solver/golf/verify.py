@@ -169,6 +169,11 @@ def _stop_reason(
     )
 
 
+def _held_back(result: RunResult) -> bool:
+    """Whether a stalled run's output may be held back in its buffer: none, or half a line."""
+    return not result.stdout.endswith(b"\n")
+
+
 def _shorten(answer: str) -> str:
     """The answer as a report shows it: cut after :data:`SHOWN_ANSWER` characters.
 
@@ -306,13 +311,16 @@ class Verifier:
 
     def _batch(self, cases: Sequence[Hands], until_failure: bool, live: bool) -> list[Outcome]:
         outcomes: list[Outcome] = [NOT_RUN] * len(cases)
-        start = 0
+        # Spans of cases still to run, the next one last.
+        spans = [(0, len(cases))]
         restarts = idle = 0
-        while start < len(cases) and self.remaining() > 0:
-            chunk = cases[start:]
+        while spans and self.remaining() > 0:
+            start, end = spans.pop()
+            chunk = cases[start:end]
             timeout = self.settings.timeout * len(chunk) + self.settings.startup
             result = self._run(chunk, timeout, start if live else None)
             lines = self._lines(result, len(chunk))
+            blamed = len(lines)  # the case (in ``chunk``) that ``stopped`` is about
             if len(lines) > len(chunk):
                 found = self._first_extra(chunk)
                 if found is None:
@@ -329,6 +337,7 @@ class Verifier:
                 )
                 answer = b" / ".join(lines[count - 1 :]).decode("utf-8", "replace")[:200]
                 lines = lines[: count - 1]
+                blamed = len(lines)
                 stopped = Outcome("fail", answer, reason, kind)
             elif len(lines) < len(chunk):
                 if result.interrupted:
@@ -336,7 +345,7 @@ class Verifier:
                 elif result.timed_out and not result.stalled and self.remaining() <= 0:
                     # Its own timeout (per case times cases) had not come: say where it stuck.
                     self.notes.append(
-                        f"the program had answered {start + len(lines)} of {start + len(chunk)}"
+                        f"the program had answered {start + len(lines)} of {end}"
                         f" case(s) when the time budget ran out {result.seconds:.1f} s into"
                         " its run; it was killed"
                     )
@@ -345,6 +354,14 @@ class Verifier:
                     waited = self.settings.timeout + (0 if lines else self.settings.startup)
                     reason, kind = _stop_reason(result, len(lines), len(chunk), waited)
                     stopped = Outcome("fail", None, reason, kind)
+                    if result.stalled and _held_back(result) and len(lines) + 1 < len(chunk):
+                        found_at = self._first_hang(chunk, len(lines))
+                        if found_at is None:
+                            stopped = NOT_RUN
+                        else:
+                            blamed = found_at
+                            reason = f"{reason} (found by running shorter batches)"
+                            stopped = Outcome("fail", None, reason, kind)
             else:
                 stopped = None
             for i, raw in enumerate(lines):
@@ -354,29 +371,61 @@ class Verifier:
                     if until_failure:
                         return outcomes
             if stopped is None:
-                if result.returncode != 0 and outcomes[-1].status == "pass":
+                last = end - 1
+                if result.returncode != 0 and outcomes[last].status == "pass":
                     reason, kind = _stop_reason(result, len(lines), len(chunk))
                     reason = reason.replace("before answering", "after its last answer")
-                    outcomes[-1] = Outcome("fail", outcomes[-1].answer, reason, kind)
-                break
-            outcomes[start + len(lines)] = stopped
+                    outcomes[last] = Outcome("fail", outcomes[last].answer, reason, kind)
+                    self.failed += 1
+                continue
+            outcomes[start + blamed] = stopped
             self.failed += stopped.status == "fail"
             if stopped is INTERRUPTED:
-                outcomes[start + len(lines) :] = [INTERRUPTED] * (len(chunk) - len(lines))
+                outcomes[start + len(lines) :] = [INTERRUPTED] * (len(cases) - start - len(lines))
             if until_failure or stopped.status == "unknown":
                 break
             idle = idle + 1 if result.timed_out and not lines else 0
-            start += len(lines) + 1
+            spans.append((start + blamed + 1, end))
+            if blamed > len(lines):
+                spans.append((start + len(lines), start + blamed))
+            spans = [(a, b) for a, b in spans if a < b]
             restarts += 1
-            if (restarts > MAX_RESTARTS or idle > MAX_IDLE_RESTARTS) and start < len(cases):
+            if (restarts > MAX_RESTARTS or idle > MAX_IDLE_RESTARTS) and spans:
+                left = sum(b - a for a, b in spans)
                 self.notes.append(
-                    f"gave up after {restarts} runs that stopped early; "
-                    f"{len(cases) - start} case(s) not run"
+                    f"gave up after {restarts} runs that stopped early; {left} case(s) not run"
                 )
-                for i in range(start, len(cases)):
-                    outcomes[i] = Outcome("unknown", None, "not run: too many restarts")
+                for a, b in spans:
+                    outcomes[a:b] = [Outcome("unknown", None, "not run: too many restarts")] * (
+                        b - a
+                    )
                 break
         return outcomes
+
+    def _first_hang(self, cases: Sequence[Hands], answered: int) -> int | None:
+        """The first case at or after ``answered`` on which the program hangs.
+
+        The run stalled with output held back (nothing, or half a line: a program that
+        buffers its output), so the case it stuck on is not the first unanswered one.  Shorter
+        batches ending in end-of-input tell: the suspect alone first, then by bisection.
+        ``None`` if the budget ran out first.
+        """
+        low, high = answered, len(cases)  # cases[answered:low] finish, cases[answered:high] hang
+        middle = answered + 1
+        while high - low > 1:
+            if self.remaining() <= 0:
+                return None
+            part = cases[answered:middle]
+            timeout = self.settings.timeout * len(part) + self.settings.startup
+            result = self._run(part, timeout)
+            if result.interrupted:
+                return None
+            if result.timed_out:
+                high = middle
+            else:
+                low = middle
+            middle = (low + high) // 2
+        return high - 1
 
     def _first_extra(self, cases: Sequence[Hands]) -> tuple[list[bytes], int, RunResult] | None:
         """The shortest prefix of ``cases`` answered with too many lines.
