@@ -208,6 +208,18 @@ def _nproc_base() -> int:
     return total
 
 
+def process_bound() -> str:
+    """What bounds the number of the program's processes here: ``cgroup``, ``rlimit`` or
+    ``none`` (root without a writable ``pids`` cgroup: ``RLIMIT_NPROC`` does not bind root)."""
+    if os.geteuid() == 0:
+        cgroup = _cgroup(1)
+        if cgroup is None:
+            return "none"
+        cgroup.rmdir()
+        return "cgroup"
+    return "rlimit"
+
+
 def _children(pid: int) -> set[int]:
     """The live children of ``pid``, from every one of its threads."""
     out: set[int] = set()
@@ -292,7 +304,7 @@ class Jail:
             raise InputError(f"cannot run {argv[0]!r}: {why}")
         if self.mode == "none":
             return resolved
-        binds = [a for folder in _shown_folders(resolved) for a in ("--ro-bind", folder, folder)]
+        binds = [a for path in _shown_paths(resolved) for a in ("--ro-bind", path, path)]
         return [
             "bwrap",
             *_bwrap_mounts(),
@@ -385,12 +397,13 @@ class Jail:
                 os.sched_yield()
 
 
-def _shown_folders(argv: Sequence[str]) -> list[str]:
-    """Hidden folders the command needs, to show read-only: those of the files it names.
+def _shown_paths(argv: Sequence[str]) -> list[str]:
+    """Hidden paths the command needs, to show read-only: the tools its words name.
 
-    Every word naming a file (or a program on ``PATH``, the words of a ``sh -c`` text
-    included) shows its folder, and for a file in a ``bin`` folder the folder above it (an
-    interpreter's installation, e.g. under ``~/.pyenv``).
+    A word naming a file (or a program on ``PATH``; the words of a ``sh -c`` text too), under
+    a hidden folder, shows the folder one level below that hidden folder's top (``~/.pyenv``
+    for a pyenv shim, ``~/golf`` for ``~/golf/answer.py``, ``/tmp/x`` for ``/tmp/x/a.py``), or
+    the file alone when it lies at the top.
     """
     words = list(argv)
     if len(argv) == 3 and argv[1] == "-c" and os.path.basename(argv[0]) == "sh":
@@ -402,11 +415,11 @@ def _shown_folders(argv: Sequence[str]) -> list[str]:
         if path is None or not os.path.isfile(path):
             continue
         for name in {os.path.abspath(path), os.path.realpath(path)}:
-            folder = os.path.dirname(name)
-            if os.path.basename(folder) == "bin":
-                folder = os.path.dirname(folder)
-            if any(folder == h or folder.startswith(h + os.sep) for h in _HIDDEN):
-                out.add(folder)
+            parts = Path(name).parts
+            for hidden in _HIDDEN:
+                top = len(Path(hidden).parts) + (hidden in ("/home", "/run/user"))
+                if name.startswith(hidden + os.sep) and len(parts) > top:
+                    out.add(str(Path(*parts[: top + 1])))
     return sorted(out)
 
 

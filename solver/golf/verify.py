@@ -20,7 +20,7 @@ from typing import Any, Literal, NamedTuple
 
 from handsolver.solver.golf.challenge import Case, Challenge, Hands
 from handsolver.solver.golf.runner import Command, RunResult, run, stop_signal
-from handsolver.solver.golf.sandbox import Policy, resolve
+from handsolver.solver.golf.sandbox import Policy, process_bound, resolve
 
 # Hears, while a batch or per-case loop runs: cases answered so far, failures so far, seconds
 # of budget left (the CLI's progress line).
@@ -552,6 +552,10 @@ def verify(
         seconds=time.monotonic() - began,
         extra=extra,
         sandbox=verifier.sandbox,
-        limits={**settings.policy.limits.to_json(), "timeout_seconds": settings.timeout},
+        limits={
+            **settings.policy.limits.to_json(),
+            "processes_bounded_by": process_bound(),
+            "timeout_seconds": settings.timeout,
+        },
         interrupted=interrupted,
     )
