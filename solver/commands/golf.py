@@ -32,17 +32,17 @@ def _positive(value: float) -> float:
     return value
 
 
-_UNITS = {"": 1 << 20, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+_UNITS = {"": 1 << 20, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 MIN_MEMORY = 16 << 20
 
 
 def memory_bytes(text: str) -> int:
-    """``--memory``: a size with K, M or G (binary units; a bare number is MiB).
+    """``--memory``: a size with K, M, G or T (binary units; a bare number is MiB).
 
     >>> memory_bytes("2G"), memory_bytes("512MiB"), memory_bytes("300")
     (2147483648, 536870912, 314572800)
     """
-    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kmg]?)(?:i?b)?\s*", text, re.IGNORECASE)
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(?:i?b)?\s*", text, re.IGNORECASE)
     if match is None:
         raise typer.BadParameter(f"cannot read size {text!r}; write e.g. 512M or 2G")
     size = float(match.group(1)) * _UNITS[match.group(2).lower()]
@@ -186,11 +186,14 @@ def verify_command(
         ),
     ] = SandboxName.auto,
     memory: Annotated[
-        str,
+        int,
         typer.Option(
-            "--memory", help="Address-space limit of the program, e.g. 512M or 2G (binary units)."
+            "--memory",
+            parser=memory_bytes,
+            metavar="SIZE",
+            help="Address-space limit of the program, e.g. 512M or 2G (binary units).",
         ),
-    ] = "2G",
+    ] = "2G",  # type: ignore[assignment]
     env: Annotated[
         list[str] | None,
         typer.Option(
@@ -217,10 +220,9 @@ def verify_command(
     from handsolver.solver.golf.sandbox import Limits, Policy, check_env_names, resolve
 
     began = time.monotonic()
-    limit = memory_bytes(memory)
     with user_errors():
         game = make_challenge(challenge.value, input_format=input_format, answer_map=answer_map)
-        policy = Policy(sandbox.value, Limits(memory=limit), check_env_names(env or []))
+        policy = Policy(sandbox.value, Limits(memory=memory), check_env_names(env or []))
         settings = Settings(
             Command.parse(cmd, shell=shell),
             per_case=per_case,
