@@ -210,10 +210,13 @@ def verify_command(
 ) -> None:
     """Run an answer program on a challenge's seed, adversarial and random cases.
 
-    Exit 0 when every answer is right, 1 when any is wrong (the smallest failing case is shown).
-    Exit 2 for a usage error; 130 or 143 when stopped by SIGINT or SIGTERM (the cases judged so
-    far are reported).  All cases go to one process, one per line; --per-case runs one each.
-    Every run is isolated (see docs/verify.md).
+    All cases go to one process, one per line; --per-case starts one each.
+    Every run is isolated: a sandbox (bubblewrap) where it can run, and
+    limits on memory, CPU time, files and processes always.
+
+    Exit 0 when every answer is right, 1 when any is wrong (the smallest
+    failing case is shown), 2 for a usage error, 130 or 143 when stopped by
+    SIGINT or SIGTERM (the cases judged until then are reported).
     """
     from handsolver.solver.golf import Command, Settings, make_challenge, verify
     from handsolver.solver.golf.runner import StopSignals
