@@ -213,6 +213,8 @@ def _run_in(
         )
     except OSError as error:
         raise InputError(f"cannot run {command.argv[0]!r}: {error.strerror or error}") from None
+    except subprocess.SubprocessError as error:  # the limits could not be set in the child
+        raise InputError(f"cannot start {command.argv[0]!r} with its limits: {error}") from None
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     stdin_fd, out_fd, err_fd = proc.stdin.fileno(), proc.stdout.fileno(), proc.stderr.fileno()
     out = bytearray()

@@ -51,6 +51,7 @@ PROCESSES = 128
 # Directories the program must not see under bwrap: the homes, and the shared temporary ones.
 _HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run/user")
 
+_PR_SET_PDEATHSIG = 1
 _PR_SET_NO_NEW_PRIVS = 38
 _PR_CAPBSET_DROP = 24
 _PR_SET_CHILD_SUBREAPER = 36
@@ -338,19 +339,18 @@ class Jail:
             fd = os.open(self.cgroup / "cgroup.procs", os.O_WRONLY)
             os.write(fd, b"0")
             os.close(fd)
-        for which, value in (
-            (resource.RLIMIT_AS, limits.memory),
-            (resource.RLIMIT_FSIZE, limits.file_size),
-            (resource.RLIMIT_NOFILE, limits.open_files),
-            (resource.RLIMIT_CORE, 0),
-        ):
-            resource.setrlimit(which, (value, value))
-        resource.setrlimit(resource.RLIMIT_CPU, (self.cpu, self.cpu + 1))
+        _lower(resource.RLIMIT_AS, limits.memory)
+        _lower(resource.RLIMIT_FSIZE, limits.file_size)
+        _lower(resource.RLIMIT_NOFILE, limits.open_files)
+        _lower(resource.RLIMIT_CORE, 0)
+        _lower(resource.RLIMIT_CPU, self.cpu, self.cpu + 1)
         if os.getuid() != 0:
-            base = _nproc_base() + limits.processes
-            resource.setrlimit(resource.RLIMIT_NPROC, (base, base))
+            _lower(resource.RLIMIT_NPROC, _nproc_base() + limits.processes)
+        libc = _libc()
+        # Should the verifier itself be killed (SIGKILL cannot be caught), the run goes too:
+        # bwrap takes its namespace down with it; on the limits-only path only this process.
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if self.mode == "none":
-            libc = _libc()
             libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
             if os.geteuid() == 0:
                 # Root keeps uid 0 but loses every capability at exec: it cannot raise its
@@ -362,8 +362,8 @@ class Jail:
         """Fill, before the fork, the caches that the child reads."""
         if os.getuid() != 0:
             _nproc_base()
+        _libc()
         if self.mode == "none":
-            _libc()
             _cap_last()
 
     # Cleanup --------------------------------------------------------------------------------
@@ -395,6 +395,14 @@ class Jail:
             if not orphans:
                 # Killed tasks of another parent (or in the cgroup) take a moment to go.
                 os.sched_yield()
+
+
+def _lower(which: int, soft: int, hard: int | None = None) -> None:
+    """Set a limit, never above one already in force (only root could raise it)."""
+    _, now = resource.getrlimit(which)
+    cap = now if now != resource.RLIM_INFINITY else soft if hard is None else hard
+    hard = min(soft if hard is None else hard, cap)
+    resource.setrlimit(which, (min(soft, hard), hard))
 
 
 def _shown_paths(argv: Sequence[str]) -> list[str]:
