@@ -12,6 +12,7 @@ Tests needing bubblewrap skip where it cannot run; the limits-only path runs eve
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -381,3 +382,22 @@ def test_program_killing_its_parent(tmp_path: Path, clean: Path, sandbox: str, m
         assert verifier.returncode == 1 and "interrupted" not in out, (out, err)
         assert "1303 judged, 1 failed, 0 not run" in out and "(seed-5)" in out, out
     assert marked(marker) == []
+
+
+@pytest.mark.skipif(bool(BWRAP), reason=BWRAP or "bwrap runs")
+def test_run_dies_with_a_killed_verifier(tmp_path: Path, clean: Path, marker: str) -> None:
+    """SIGKILL cannot be caught: with bwrap the namespace goes down with the verifier anyway.
+
+    (Its temporary directory stays behind: removing it is the verifier's job.)
+    """
+    before = set(Path(tempfile.gettempdir()).glob("handsolver-run-*"))
+    verifier = start_cli(tmp_path, "bwrap", marker, "hang", "4")
+    try:
+        wait_for(lambda: bool(marked("hanging-" + marker)))
+        verifier.kill()
+        verifier.communicate(timeout=60)
+    finally:
+        verifier.kill()
+    wait_for(lambda: not marked(marker))  # the kernel tears the namespace down asynchronously
+    for left in set(Path(tempfile.gettempdir()).glob("handsolver-run-*")) - before:
+        shutil.rmtree(left)
