@@ -99,6 +99,30 @@ elif MODE == "setsid":
             pass
         os._exit(0)
     os.wait()
+elif MODE == "limits":
+    import resource
+    memory, cpu = int(ARGS[0]), int(ARGS[1])
+    if resource.getrlimit(resource.RLIMIT_AS) != (memory, memory):
+        escaped("address space %r" % (resource.getrlimit(resource.RLIMIT_AS),))
+    if not 0 < resource.getrlimit(resource.RLIMIT_CPU)[1] <= cpu:
+        escaped("cpu %r" % (resource.getrlimit(resource.RLIMIT_CPU),))
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[1] > 256:
+        escaped("open files")
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
+    except (OSError, ValueError):
+        pass
+    else:
+        escaped("raised its address-space limit")
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    try:
+        with open("big", "wb") as handle:
+            for _ in range(65):
+                handle.write(b"x" * (1 << 20))
+    except OSError:
+        pass
+    else:
+        escaped("wrote 65 MiB")
 elif MODE == "flood":
     chunk = "x" * (1 << 16)
     for _ in range(128):
@@ -256,6 +280,18 @@ def test_memory_limit(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str
     report = run_hostile(tmp_path, sandbox, marker, "memory", str(512 << 20), limits=limits)
     assert report["passed"] is True, report
     assert report["limits"]["memory_bytes"] == 128 << 20  # type: ignore[index]
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_resource_limits(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> None:
+    """Address space, CPU time (the 3 s timeout, rounded up, plus 1 s), open files and file
+    size are limited, and the limits cannot be raised."""
+    limits = Limits(memory=1 << 30)
+    report = run_hostile(
+        tmp_path, sandbox, marker, "limits", str(1 << 30), "5", limits=limits,
+        cases=SMALL[:2], per_case=True, timeout=3,
+    )  # fmt: skip
+    assert report["passed"] is True, report
 
 
 @pytest.mark.parametrize("sandbox", MODES)
