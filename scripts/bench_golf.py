@@ -1,11 +1,13 @@
-"""Benchmark the golf-answer verifier's own overhead.
+"""Benchmark the golf-answer verifier's own overhead, and what its sandbox costs.
 
-Target: 10,000 Badugi cases against a fast correct answer in batch mode in under 2 s of
-verifier overhead.  Overhead = case generation + the whole verification run - the time the
-same answer program takes on the same input when simply piped (no verifier).  Per-case mode
-on a few hundred cases is timed alongside, to show what batch mode saves.
+Target: 10,000 Badugi cases against a fast correct answer in batch mode, sandbox in force, in
+under 3 s of verifier overhead.  Overhead = case generation + the whole verification run - the
+time the same answer program takes on the same input when simply piped (no verifier).  The
+sandbox's cost is timed per batch (bwrap against limits only) and per run (``/bin/true``
+through the runner, beside a plain ``subprocess.run``); per-case mode on a few hundred cases is
+timed alongside, to show what batch mode saves.
 
-    python scripts/bench_golf.py [--cases 10000] [--repeats 5]
+    python scripts/bench_golf.py [--cases 10000] [--repeats 5] [--runs 40]
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from pathlib import Path
 from timing import median_time
 
 from handsolver.solver.golf import Command, Settings, make_challenge, verify
+from handsolver.solver.golf.runner import run
+from handsolver.solver.golf.sandbox import Policy, bwrap_error
 
 # A correct Badugi answer: every sub-hand tried, keys cached per hand.
 ANSWER = r"""
@@ -50,7 +54,12 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--per-case", type=int, default=200, dest="per_case")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=40, help="runs of /bin/true per figure")
     args = parser.parse_args()
+    why = bwrap_error()
+    sandboxes = ["none"] if why else ["none", "bwrap"]
+    if why:
+        print(f"bwrap: {why}; timing the limits-only path alone")
 
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "answer.py"
@@ -65,30 +74,60 @@ def main() -> None:
             lambda: subprocess.run(command.argv, input=data, capture_output=True, check=True),
             args.repeats,
         )
-        settings = Settings(command)
-        total, report = median_time(lambda: verify(challenge, settings, cases), args.repeats)
-        assert getattr(report, "passed", False), report
-        overhead = generate + total - raw
+        totals = {}
+        for sandbox in sandboxes:
+            settings = Settings(command, policy=Policy(sandbox))  # type: ignore[arg-type]
+            totals[sandbox], report = median_time(
+                lambda settings=settings: verify(challenge, settings, cases), args.repeats
+            )
+            assert getattr(report, "passed", False), report
         print(f"badugi batch: {len(cases)} cases (--cases {args.cases}), {args.repeats} repeats")
-        verdict = "OK" if overhead < 2 else "OVER"
-        for label, seconds in (
-            ("generate cases", generate),
-            ("verify run (program + judging)", total),
-            ("program alone, piped", raw),
-            ("verifier overhead", overhead),
-        ):
+        rows = [("generate cases", generate), ("program alone, piped", raw)]
+        for sandbox, total in totals.items():
+            rows.append((f"verify run, sandbox {sandbox}", total))
+        for sandbox, total in totals.items():
+            rows.append((f"verifier overhead, sandbox {sandbox}", generate + total - raw))
+        if "bwrap" in totals:
+            rows.append(("sandbox cost per batch", totals["bwrap"] - totals["none"]))
+        for label, seconds in rows:
             print(f"  {label:<34} {seconds:7.3f} s")
-        print(f"  target: overhead < 2 s: {verdict}")
+        overhead = generate + totals[sandboxes[-1]] - raw
+        verdict = "OK" if overhead < 3 else "OVER"
+        print(f"  target: overhead < 3 s with sandbox {sandboxes[-1]}: {verdict}")
+
+        print(f"one run of /bin/true, median of {args.runs}:")
+        true = Command(("/bin/true",))
+        plain, _ = median_time(lambda: subprocess.run(true.argv, check=True), args.runs)
+        print(f"  {'plain subprocess.run':<34} {plain * 1000:7.1f} ms")
+        for sandbox in sandboxes:
+            policy = Policy(sandbox)  # type: ignore[arg-type]
+            each, _ = median_time(
+                lambda policy=policy: run(true, b"", timeout=10, output_cap=100, policy=policy),
+                args.runs,
+            )
+            print(
+                f"  {'runner, sandbox ' + sandbox:<34} {each * 1000:7.1f} ms"
+                f"  (+{(each - plain) * 1000:.1f} ms)"
+            )
 
         few = cases[: args.per_case]
-        per_case_settings = Settings(command, per_case=True)
         repeats = max(1, args.repeats // 2)
-        per_case, _ = median_time(lambda: verify(challenge, per_case_settings, few), repeats)
-        batch_few, _ = median_time(lambda: verify(challenge, settings, few), repeats)
         print(f"per-case vs batch on {len(few)} cases:")
-        print(f"  per-case  {per_case:7.3f} s  ({per_case / len(few) * 1000:.1f} ms per case)")
-        print(f"  batch     {batch_few:7.3f} s")
-        print(f"  ratio     {per_case / batch_few:7.1f}x")
+        batch_few, _ = median_time(
+            lambda: verify(challenge, Settings(command, policy=Policy(sandboxes[-1])), few),  # type: ignore[arg-type]
+            repeats,
+        )
+        for sandbox in sandboxes:
+            settings = Settings(command, per_case=True, policy=Policy(sandbox))  # type: ignore[arg-type]
+            per_case, _ = median_time(
+                lambda settings=settings: verify(challenge, settings, few), repeats
+            )
+            print(
+                f"  per-case, sandbox {sandbox:<6} {per_case:7.3f} s"
+                f"  ({per_case / len(few) * 1000:.1f} ms per case)"
+            )
+        print(f"  batch, sandbox {sandboxes[-1]:<9} {batch_few:7.3f} s")
+        print(f"  ratio       {per_case / batch_few:7.1f}x")
 
 
 if __name__ == "__main__":

@@ -2,16 +2,53 @@
 
 from __future__ import annotations
 
+import math
+import re
+import sys
+import time
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from handsolver.solver.commands.common import print_json, progress, user_errors, write_atomic
+from handsolver.solver.commands.common import print_json, user_errors, write_atomic
+from handsolver.solver.golf.challenge import MAX_CASES
 
 if TYPE_CHECKING:
     from handsolver.solver.golf import Report
+
+
+class SandboxName(StrEnum):
+    auto = "auto"
+    bwrap = "bwrap"
+    none = "none"
+
+
+def _positive(value: float) -> float:
+    """A finite number of seconds above zero (NaN, infinity, zero and negatives are not)."""
+    if not math.isfinite(value) or value <= 0:
+        raise typer.BadParameter(f"must be a finite number above 0, not {value}")
+    return value
+
+
+_UNITS = {"": 1 << 20, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+MIN_MEMORY = 16 << 20
+
+
+def memory_bytes(text: str) -> int:
+    """``--memory``: a size with K, M, G or T (binary units; a bare number is MiB).
+
+    >>> memory_bytes("2G"), memory_bytes("512MiB"), memory_bytes("300")
+    (2147483648, 536870912, 314572800)
+    """
+    match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([kmgt]?)(?:i?b)?\s*", text, re.IGNORECASE)
+    if match is None:
+        raise typer.BadParameter(f"cannot read size {text!r}; write e.g. 512M or 2G")
+    size = float(match.group(1)) * _UNITS[match.group(2).lower()]
+    if not math.isfinite(size) or size < MIN_MEMORY:
+        raise typer.BadParameter(f"{text!r} is below the smallest limit, 16M")
+    return int(size)
 
 
 class ChallengeName(StrEnum):
@@ -29,8 +66,9 @@ CasesOpt = Annotated[
     typer.Option(
         "--cases",
         min=0,
+        max=MAX_CASES,
         help="Random cases on top of the seed and adversarial ones (default 1000 for badugi "
-        "and poker, 300 for big2; sixcard always asks all 68 hands).",
+        f"and poker, 300 for big2, at most {MAX_CASES}; sixcard always asks all 68 hands).",
     ),
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for the generated cases.")]
@@ -45,14 +83,38 @@ FormatOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
 
 
+class ProgressLine:
+    """One live line on stderr (a terminal only): cases answered, failures, budget left."""
+
+    def __init__(self, name: str, total: int) -> None:
+        self.name = name
+        self.total = total
+        self.enabled = sys.stderr.isatty()
+        self.shown = 0.0
+
+    def __call__(self, answered: int, failed: int, left: float) -> None:
+        now = time.monotonic()
+        if not self.enabled or now - self.shown < 0.1:
+            return
+        self.shown = now
+        sys.stderr.write(
+            f"\rverify {self.name}: {answered}/{self.total} answered, {failed} failed,"
+            f" {left:.0f} s left\x1b[K"
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
 def _print_report(report: Report) -> None:
     verdict = "PASS" if report.passed else "FAIL"
-    summary = f"{report.failures} of {report.cases} cases failed" if report.failures else ""
-    summary = summary or f"{report.cases} cases"
-    if report.not_run:
-        summary += f", {report.not_run} not run"
+    summary = f"{report.cases} judged, {report.failures} failed, {report.not_run} not run"
     typer.echo(
-        f"{report.challenge}: {verdict}  {summary} ({report.mode} mode, {report.seconds:.2f} s)"
+        f"{report.challenge}: {verdict}  {summary} ({report.mode} mode, sandbox"
+        f" {report.sandbox}, {report.seconds:.2f} s)"
     )
     example = report.counterexample
     if example is not None:
@@ -99,12 +161,48 @@ def verify_command(
     ] = None,
     input_format: FormatOpt = "seed",
     timeout: Annotated[
-        float, typer.Option("--timeout", min=0.01, help="Seconds allowed per case.")
+        float,
+        typer.Option(
+            "--timeout",
+            callback=_positive,
+            help="Seconds allowed per case; in batch mode, per answer line after the previous "
+            "one (the first gets 5 s more).",
+        ),
     ] = 10.0,
     budget: Annotated[
         float,
-        typer.Option("--budget", min=0.01, help="Seconds allowed in all, shrinking included."),
+        typer.Option(
+            "--budget",
+            callback=_positive,
+            help="Seconds allowed in all, case generation and shrinking included.",
+        ),
     ] = 300.0,
+    sandbox: Annotated[
+        SandboxName,
+        typer.Option(
+            "--sandbox",
+            help="Isolation: bwrap (bubblewrap: no network, own PID namespace, read-only "
+            "files), none (resource limits only), or auto (bwrap when it can run).",
+        ),
+    ] = SandboxName.auto,
+    memory: Annotated[
+        int,
+        typer.Option(
+            "--memory",
+            parser=memory_bytes,
+            metavar="SIZE",
+            help="Address-space limit of the program, e.g. 512M or 2G (binary units).",
+        ),
+    ] = "2G",  # type: ignore[assignment]
+    env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--env",
+            metavar="NAME",
+            help="Pass this environment variable to the program (repeatable); it sees only "
+            "PATH, LANG, HOME and TMPDIR otherwise.",
+        ),
+    ] = None,
     no_shrink: Annotated[
         bool, typer.Option("--no-shrink", help="Report the failing case as found.")
     ] = False,
@@ -112,29 +210,51 @@ def verify_command(
 ) -> None:
     """Run an answer program on a challenge's seed, adversarial and random cases.
 
-    Exit 0 when every answer is right, 1 when any is wrong (the smallest failing case is shown).
-    Exit 2 for a usage error.  All cases go to one process, one per line; --per-case runs one each.
+    All cases go to one process, one per line; --per-case starts one each.
+    Every run is isolated: a sandbox (bubblewrap) where it can run, and
+    limits on memory, CPU time, files and processes always.
+
+    Exit 0 when every answer is right, 1 when any is wrong (the smallest
+    failing case is shown), 2 for a usage error, 130 or 143 when stopped by
+    SIGINT or SIGTERM (the cases judged until then are reported).
     """
     from handsolver.solver.golf import Command, Settings, make_challenge, verify
+    from handsolver.solver.golf.runner import StopSignals
+    from handsolver.solver.golf.sandbox import Limits, Policy, check_env_names, resolve
 
+    began = time.monotonic()
     with user_errors():
         game = make_challenge(challenge.value, input_format=input_format, answer_map=answer_map)
+        policy = Policy(sandbox.value, Limits(memory=memory), check_env_names(env or []))
         settings = Settings(
-            Command.parse(cmd, shell=shell), per_case=per_case, timeout=timeout, budget=budget
+            Command.parse(cmd, shell=shell),
+            per_case=per_case,
+            timeout=timeout,
+            budget=budget,
+            policy=policy,
         )
+        resolve(policy.sandbox)  # a missing bwrap is an error (or a warning) before any work
         count = game.default_cases if cases is None else cases
-        all_cases = game.cases(count, seed)
-        report = verify(
-            game,
-            settings,
-            all_cases,
-            shrink=not no_shrink,
-            wrap=lambda indices: progress(indices, len(all_cases), f"verify {game.name}"),
-        )
+        with StopSignals() as stop:
+            all_cases = game.cases(count, seed)
+            line = ProgressLine(game.name, len(all_cases))
+            try:
+                report = verify(
+                    game,
+                    settings,
+                    all_cases,
+                    shrink=not no_shrink,
+                    began=began,
+                    on_progress=line,
+                )
+            finally:
+                line.close()
     if as_json:
         print_json(report.to_json())
     else:
         _print_report(report)
+    if stop.signum:
+        raise typer.Exit(128 + stop.signum)
     raise typer.Exit(0 if report.passed else 1)
 
 

@@ -30,6 +30,10 @@ Hands: TypeAlias = tuple[tuple[int, ...], ...]
 
 SIDES = ("left", "right", "both")
 
+#: The most random cases one run may ask for: generating them takes about 2 s and 150 MB, so
+#: a mistyped ``--cases`` cannot exhaust memory before the budget starts.
+MAX_CASES = 200_000
+
 
 class Case(NamedTuple):
     """One input for the answer program: an id for reports and the hands it shows."""
@@ -100,7 +104,12 @@ class Challenge(ABC):
         return tuple(card for hand in hands for card in hand)
 
     def cases(self, count: int, seed: int) -> list[Case]:
-        """Seed cases first, then the generated ones, without repeats."""
+        """Seed cases first, then the generated ones, without repeats.
+
+        :raises InputError: for a negative ``count`` or one above :data:`MAX_CASES`.
+        """
+        if not 0 <= count <= MAX_CASES:
+            raise InputError(f"--cases must be between 0 and {MAX_CASES:,}, not {count:,}")
         seen: set[Hands] = set()
         out = []
         for case in self.seed_cases() + self.generated_cases(count, seed):

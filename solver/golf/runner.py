@@ -1,8 +1,9 @@
 """Running someone else's program: feed it bytes, collect bounded output, never wait forever.
 
-The program is untrusted code.  It runs in its own process group so that a timeout kills it and
-everything it started; its stdout is capped; stdin is written while stdout and stderr are read so
-that a program which prints before it has read everything cannot deadlock us.
+The program is untrusted code.  It runs isolated (see :mod:`.sandbox`), and everything it
+started is killed when the run ends; its stdout is capped; stdin is written while stdout and
+stderr are read so that a program which prints before it has read everything cannot deadlock
+us.  SIGINT and SIGTERM, inside :class:`StopSignals`, stop the run instead of the verifier.
 """
 
 from __future__ import annotations
@@ -13,10 +14,13 @@ import shlex
 import signal
 import subprocess
 import time
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import Any, Literal
 
 from handsolver.models.cards import InputError
+from handsolver.solver.golf.sandbox import Jail, Policy, resolve
 
 # After the program itself exits, children that still hold its pipes get this long before they
 # are killed, so a leftover background process cannot pass for a slow answer.
@@ -61,7 +65,8 @@ class RunResult:
     """What one run of the program produced.
 
     ``returncode`` is negative for a signal (as in :mod:`subprocess`); ``timed_out`` and
-    ``output_capped`` say that we killed it.  ``stderr`` keeps only the tail.
+    ``output_capped`` say that we killed it (and ``interrupted`` that the verifier was told to
+    stop).  ``stderr`` keeps only the tail.
     """
 
     stdout: bytes
@@ -70,6 +75,12 @@ class RunResult:
     timed_out: bool
     output_capped: bool
     seconds: float
+    #: The per-line deadline passed (a kind of timeout): no new line in time.
+    stalled: bool = False
+    #: The signal (SIGINT, SIGTERM) that stopped the verifier during the run, else 0.
+    interrupted: int = 0
+    #: The isolation in force: ``bwrap`` or ``none``.
+    sandbox: str = "none"
 
     @property
     def stderr_line(self) -> str:
@@ -84,16 +95,86 @@ class RunResult:
         return (errors or lines or [""])[-1][:200]
 
 
-def _kill_group(pid: int) -> None:
-    with suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGKILL)
+class StopSignals:
+    """SIGINT and SIGTERM turned from death into a request: the run in progress stops at once.
+
+    Inside ``with StopSignals() as stop:`` the signals set ``stop.signum`` and wake
+    :func:`run`, which kills the program and returns what it had read; the caller finishes
+    its report and exits ``128 + signum``.  Outside, the old handlers are back.
+    """
+
+    active: StopSignals | None = None
+
+    def __init__(self) -> None:
+        self.signum = 0
+        self._old: dict[int, Any] = {}
+        self._pipe = (-1, -1)
+        self._old_fd = -1
+
+    def __enter__(self) -> StopSignals:
+        self._pipe = os.pipe()
+        for fd in self._pipe:
+            os.set_blocking(fd, False)
+        self._old_fd = signal.set_wakeup_fd(self._pipe[1])
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            self._old[signum] = signal.signal(signum, self._caught)
+        StopSignals.active = self
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        StopSignals.active = None
+        for signum, handler in self._old.items():
+            signal.signal(signum, handler)
+        signal.set_wakeup_fd(self._old_fd)
+        for fd in self._pipe:
+            os.close(fd)
+
+    def _caught(self, signum: int, frame: object) -> None:
+        self.signum = self.signum or signum
+
+    @property
+    def wakeup_fd(self) -> int:
+        return self._pipe[0]
 
 
-def run(command: Command, data: bytes, *, timeout: float, output_cap: int) -> RunResult:
-    """Run ``command`` with ``data`` on stdin for at most ``timeout`` seconds.
+def _available(fd: int, limit: int) -> bytes:
+    """What can be read from ``fd`` now, without waiting, up to ``limit`` bytes."""
+    got = bytearray()
+    with suppress(OSError):
+        os.set_blocking(fd, False)
+        while len(got) < limit:
+            chunk = os.read(fd, min(_CHUNK, limit - len(got)))
+            if not chunk:
+                break
+            got += chunk
+    return bytes(got)
 
-    Stdout beyond ``output_cap`` bytes kills the program, as does the deadline.  The whole
-    process group is killed at the end in every case, so nothing it started survives.
+
+def stop_signal() -> int:
+    """The signal that asked the verifier to stop (0 for none)."""
+    return StopSignals.active.signum if StopSignals.active is not None else 0
+
+
+def run(
+    command: Command,
+    data: bytes,
+    *,
+    timeout: float,
+    output_cap: int,
+    policy: Policy | None = None,
+    sandbox: Literal["bwrap", "none"] | None = None,
+    line_timeout: float | None = None,
+    startup: float = 0.0,
+    on_lines: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Run ``command`` with ``data`` on stdin for at most ``timeout`` seconds, isolated.
+
+    Stdout beyond ``output_cap`` bytes kills the program, as does the deadline.  With
+    ``line_timeout`` the program must also print each line within that time of the previous
+    one (the first within ``startup`` more); ``on_lines`` hears the count of lines so far.
+    ``policy`` says how to isolate the run (see :mod:`.sandbox`; bwrap when it can run);
+    ``sandbox`` is the isolation already chosen by :func:`.sandbox.resolve`.  Everything the
+    program started is killed before this returns, in every case.
 
     >>> import sys
     >>> result = run(Command((sys.executable, "-c", "print(input()[::-1])")), b"abc\\n",
@@ -103,25 +184,46 @@ def run(command: Command, data: bytes, *, timeout: float, output_cap: int) -> Ru
 
     :raises InputError: when the program cannot be started at all (e.g. no such file).
     """
+    policy = policy or Policy()
+    mode = sandbox or resolve(policy.sandbox)
+    with Jail(mode, policy, cpu_seconds=timeout) as jail:
+        return _run_in(jail, command, data, timeout, output_cap, line_timeout, startup, on_lines)
+
+
+def _run_in(
+    jail: Jail,
+    command: Command,
+    data: bytes,
+    timeout: float,
+    output_cap: int,
+    line_timeout: float | None,
+    startup: float,
+    on_lines: Callable[[int], None] | None,
+) -> RunResult:
     start = time.monotonic()
     deadline = start + timeout
+    last_line = start + startup
     try:
         proc = subprocess.Popen(
-            command.argv,
+            jail.argv(command.argv),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            start_new_session=True,
+            **jail.popen_args(),
         )
     except OSError as error:
         raise InputError(f"cannot run {command.argv[0]!r}: {error.strerror or error}") from None
+    except subprocess.SubprocessError as error:  # the limits could not be set in the child
+        raise InputError(f"cannot start {command.argv[0]!r} with its limits: {error}") from None
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     stdin_fd, out_fd, err_fd = proc.stdin.fileno(), proc.stdout.fileno(), proc.stderr.fileno()
     out = bytearray()
     err = bytearray()
-    timed_out = capped = False
+    timed_out = capped = stalled = False
+    lines = 0
     view = memoryview(data)
     written = 0
+    stop = StopSignals.active
     selector = selectors.DefaultSelector()
     try:
         if data:
@@ -131,15 +233,27 @@ def run(command: Command, data: bytes, *, timeout: float, output_cap: int) -> Ru
             proc.stdin.close()
         selector.register(out_fd, selectors.EVENT_READ)
         selector.register(err_fd, selectors.EVENT_READ)
-        while selector.get_map() and not capped:
+        if stop is not None:
+            selector.register(stop.wakeup_fd, selectors.EVENT_READ)
+        while len(selector.get_map()) > (stop is not None) and not capped:
+            if stop is not None and stop.signum:
+                break
             if proc.poll() is not None:
                 deadline = min(deadline, time.monotonic() + _EXIT_GRACE)
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
+            if line_timeout is not None and last_line + line_timeout < deadline:
+                remaining = last_line + line_timeout - now
             if remaining <= 0:
                 timed_out = proc.poll() is None
+                stalled = timed_out and deadline > now
                 break
             for key, _ in selector.select(min(remaining, _EXIT_GRACE)):
                 fd = key.fd
+                if stop is not None and fd == stop.wakeup_fd:
+                    with suppress(OSError):
+                        os.read(fd, 512)
+                    continue
                 if fd == stdin_fd:
                     try:
                         written += os.write(fd, view[written : written + _CHUNK])
@@ -158,6 +272,12 @@ def run(command: Command, data: bytes, *, timeout: float, output_cap: int) -> Ru
                     selector.unregister(fd)
                 elif fd == out_fd:
                     out += chunk
+                    new = chunk.count(b"\n")
+                    if new:
+                        lines += new
+                        last_line = time.monotonic()
+                        if on_lines is not None:
+                            on_lines(lines)
                     if len(out) > output_cap:
                         del out[output_cap:]
                         capped = True
@@ -168,16 +288,21 @@ def run(command: Command, data: bytes, *, timeout: float, output_cap: int) -> Ru
                         del err[: len(err) - STDERR_CAP]
     finally:
         selector.close()
-        if timed_out or capped:
-            _kill_group(proc.pid)
+        interrupted = stop.signum if stop is not None else 0
+        if interrupted and not capped:
+            # Answers already in the pipe count: what was judged must not depend on timing.
+            out += _available(out_fd, output_cap + 1 - len(out))
+            del out[output_cap:]
+        if timed_out or capped or interrupted:
+            jail.kill_all(proc.pid)
         try:
             returncode = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             # Pipes closed but the program is still running: same as a timeout.
             timed_out = True
-            _kill_group(proc.pid)
+            jail.kill_all(proc.pid)
             returncode = proc.wait()
-        _kill_group(proc.pid)
+        jail.kill_all(proc.pid)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             with suppress(OSError):
                 stream.close()
@@ -188,4 +313,7 @@ def run(command: Command, data: bytes, *, timeout: float, output_cap: int) -> Ru
         timed_out=timed_out,
         output_capped=capped,
         seconds=time.monotonic() - start,
+        stalled=stalled,
+        interrupted=interrupted,
+        sandbox=jail.mode,
     )

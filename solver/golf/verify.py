@@ -3,23 +3,29 @@
 Batch mode (the default) writes one case per line to a single process and reads one answer
 per line.  When that process stops early (crash, non-zero exit, timeout, output cap) the case
 at the first missing line is blamed and the rest are run again in a new process, so one bad
-case does not hide the others.  When it prints more lines than cases, the first case that
-makes the count go wrong is found by bisection.  ``--per-case`` starts one process per case,
-and then the whole of stdout is the answer.
+case does not hide the others.  The timeout is a deadline per answer: each line must come
+within ``timeout`` of the one before (the first gets a start-up allowance more), so a program
+that hangs on one case is caught on that case within a few timeouts.  When it prints more lines
+than cases, the first case that makes the count go wrong is found by bisection.
+``--per-case`` starts one process per case, and then the whole of stdout is the answer.
 """
 
 from __future__ import annotations
 
+import signal
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from handsolver.solver.golf.challenge import Case, Challenge, Hands
-from handsolver.solver.golf.runner import Command, RunResult, run
+from handsolver.solver.golf.report import Counterexample, Report
+from handsolver.solver.golf.runner import Command, RunResult, run, stop_signal
+from handsolver.solver.golf.sandbox import Policy, process_bound, resolve
 
-# Wraps the per-case loop, e.g. in a progress bar: takes the case indices, yields them back.
-Wrap = Callable[[Iterable[int]], Iterable[int]]
+# Hears, while a batch or per-case loop runs: cases answered so far, failures so far, seconds
+# of budget left (the CLI's progress line).
+OnProgress = Callable[[int, int, float], None]
 
 Status = Literal["pass", "fail", "unknown"]
 Kind = Literal["", "wrong", "crash", "error", "timeout"]
@@ -35,6 +41,9 @@ BASE_OUTPUT_CAP = 1 << 16
 OUTPUT_CAP_PER_CASE = 1 << 12
 # A report shows at most this much of a wrong answer: a flood of output is not worth reading.
 SHOWN_ANSWER = 500
+# In batch mode the first answer may come this much later than the others: interpreters and
+# virtual machines take a while to start.
+STARTUP = 5.0
 
 
 class Outcome(NamedTuple):
@@ -47,6 +56,7 @@ class Outcome(NamedTuple):
 
 
 NOT_RUN = Outcome("unknown", None, "not run: the time budget ran out")
+INTERRUPTED = Outcome("unknown", None, "not run: the verifier was interrupted")
 
 
 @dataclass(frozen=True)
@@ -59,71 +69,22 @@ class Settings:
     budget: float = 300.0
     #: At most this many candidate cases are tried while shrinking.
     shrink_limit: int = 3000
+    #: The isolation and limits of every run (see :mod:`.sandbox`).
+    policy: Policy = field(default_factory=Policy)
+    #: Extra seconds for the first answer of a batch.
+    startup: float = STARTUP
 
 
-@dataclass(frozen=True)
-class Counterexample:
-    """A failing case: what went in, what should have come out, and what did."""
+def _stop_reason(
+    result: RunResult, answered: int, total: int, waited: float = 0.0
+) -> tuple[str, Kind]:
+    """Why a run ended before answering every case, blamed on the first unanswered one.
 
-    id: str
-    input: str
-    expected: str
-    actual: str
-    reason: str
-    #: The failing case found first, before shrinking (``None`` when it could not shrink).
-    shrunk_from: str | None = None
-    shrink_steps: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "input": self.input,
-            "expected": self.expected,
-            "actual": self.actual,
-            "reason": self.reason,
-            "shrunk_from": self.shrunk_from,
-            "shrink_steps": self.shrink_steps,
-        }
-
-
-@dataclass(frozen=True)
-class Report:
-    """The verdict on an answer program over all cases."""
-
-    challenge: str
-    command: str
-    mode: str
-    passed: bool
-    cases: int
-    failures: int
-    not_run: int
-    counterexample: Counterexample | None
-    failing_ids: tuple[str, ...]
-    notes: tuple[str, ...]
-    seconds: float
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "challenge": self.challenge,
-            "command": self.command,
-            "mode": self.mode,
-            "passed": self.passed,
-            "cases": self.cases,
-            "failures": self.failures,
-            "not_run": self.not_run,
-            "counterexample": None
-            if self.counterexample is None
-            else self.counterexample.to_json(),
-            "failing_ids": list(self.failing_ids),
-            "notes": list(self.notes),
-            "seconds": round(self.seconds, 3),
-            **self.extra,
-        }
-
-
-def _stop_reason(result: RunResult, answered: int, total: int) -> tuple[str, Kind]:
-    """Why a run ended before answering every case, blamed on the first unanswered one."""
+    ``waited`` is how long a stalled run was given for this answer.
+    """
+    if result.stalled:
+        since = "of the previous one" if answered else "of the start"
+        return f"timed out: no answer within {waited:g} s {since}; killed", "timeout"
     if result.timed_out:
         return f"timed out with no answer after {result.seconds:.1f} s", "timeout"
     if result.output_capped:
@@ -140,6 +101,11 @@ def _stop_reason(result: RunResult, answered: int, total: int) -> tuple[str, Kin
     )
 
 
+def _held_back(result: RunResult) -> bool:
+    """Whether a stalled run's output may be held back in its buffer: none, or half a line."""
+    return not result.stdout.endswith(b"\n")
+
+
 def _shorten(answer: str) -> str:
     """The answer as a report shows it: cut after :data:`SHOWN_ANSWER` characters.
 
@@ -154,14 +120,31 @@ def _shorten(answer: str) -> str:
 class Verifier:
     """Runs the answer program for one challenge under one set of settings and a deadline."""
 
-    def __init__(self, challenge: Challenge, settings: Settings) -> None:
+    def __init__(
+        self,
+        challenge: Challenge,
+        settings: Settings,
+        *,
+        began: float | None = None,
+        on_progress: OnProgress | None = None,
+    ) -> None:
         self.challenge = challenge
         self.settings = settings
-        self.deadline = time.monotonic() + settings.budget
+        self.sandbox = resolve(settings.policy.sandbox)
+        self.deadline = (time.monotonic() if began is None else began) + settings.budget
         self.notes: list[str] = []
+        self.on_progress = on_progress
+        self.failed = 0
 
     def remaining(self) -> float:
+        """Seconds of budget left: none once a signal asked the verifier to stop."""
+        if stop_signal():
+            return 0.0
         return self.deadline - time.monotonic()
+
+    def _progress(self, answered: int) -> None:
+        if self.on_progress is not None:
+            self.on_progress(answered, self.failed, max(0.0, self.deadline - time.monotonic()))
 
     # Judging --------------------------------------------------------------------------------
 
@@ -179,37 +162,56 @@ class Verifier:
     # Running --------------------------------------------------------------------------------
 
     def answer_all(
-        self, cases: Sequence[Hands], *, until_failure: bool = False, wrap: Wrap | None = None
+        self, cases: Sequence[Hands], *, until_failure: bool = False, live: bool = False
     ) -> list[Outcome]:
         """A verdict for every case (``unknown`` for those the budget left unrun).
 
         With ``until_failure`` it stops at the first failing case and leaves the rest
         ``unknown``: while shrinking, candidates come smallest first, so the first failure is
-        the smallest and a crashing program need not be restarted for the others.  ``wrap``
-        wraps the per-case loop (a progress bar); a batch is one run and is not wrapped.
+        the smallest and a crashing program need not be restarted for the others.  With
+        ``live`` it reports progress (not while shrinking).
         """
         if self.settings.per_case:
             outcomes = [NOT_RUN] * len(cases)
-            for i in (wrap or iter)(range(len(cases))):
+            for i in range(len(cases)):
                 if self.remaining() <= 0:
+                    if stop_signal():
+                        outcomes[i:] = [INTERRUPTED] * (len(cases) - i)
                     break
                 outcomes[i] = self._one(cases[i])
+                self.failed += outcomes[i].status == "fail"
+                if live:
+                    self._progress(i + 1)
                 if until_failure and outcomes[i].status == "fail":
                     break
             return outcomes
-        return self._batch(cases, until_failure)
+        return self._batch(cases, until_failure, live)
 
-    def _run(self, cases: Sequence[Hands], timeout: float) -> RunResult:
+    def _run(
+        self, cases: Sequence[Hands], timeout: float, answered: int | None = None
+    ) -> RunResult:
+        """One run on ``cases``; in batch mode (``answered`` = cases before these, for the
+        progress line) with a deadline per answer."""
         data = "".join(self.challenge.format_input(hands) + "\n" for hands in cases)
+        batch = not self.settings.per_case
         return run(
             self.settings.command,
             data.encode("utf-8"),
             timeout=max(0.0, min(timeout, self.remaining())),
             output_cap=BASE_OUTPUT_CAP + OUTPUT_CAP_PER_CASE * len(cases),
+            policy=self.settings.policy,
+            sandbox=self.sandbox,
+            line_timeout=self.settings.timeout if batch else None,
+            startup=self.settings.startup if batch else 0.0,
+            on_lines=None
+            if answered is None or self.on_progress is None
+            else lambda lines: self._progress(answered + min(lines, len(cases))),
         )
 
     def _one(self, hands: Hands) -> Outcome:
         result = self._run([hands], self.settings.timeout)
+        if result.interrupted:
+            return INTERRUPTED
         if result.timed_out and self.remaining() <= 0:
             return NOT_RUN
         if result.timed_out:
@@ -239,14 +241,18 @@ class Verifier:
             lines.pop()
         return lines
 
-    def _batch(self, cases: Sequence[Hands], until_failure: bool) -> list[Outcome]:
+    def _batch(self, cases: Sequence[Hands], until_failure: bool, live: bool) -> list[Outcome]:
         outcomes: list[Outcome] = [NOT_RUN] * len(cases)
-        start = 0
+        # Spans of cases still to run, the next one last.
+        spans = [(0, len(cases))]
         restarts = idle = 0
-        while start < len(cases) and self.remaining() > 0:
-            chunk = cases[start:]
-            result = self._run(chunk, self.settings.timeout * len(chunk))
+        while spans and self.remaining() > 0:
+            start, end = spans.pop()
+            chunk = cases[start:end]
+            timeout = self.settings.timeout * len(chunk) + self.settings.startup
+            result = self._run(chunk, timeout, start if live else None)
             lines = self._lines(result, len(chunk))
+            blamed = len(lines)  # the case (in ``chunk``) that ``stopped`` is about
             if len(lines) > len(chunk):
                 found = self._first_extra(chunk)
                 if found is None:
@@ -263,46 +269,95 @@ class Verifier:
                 )
                 answer = b" / ".join(lines[count - 1 :]).decode("utf-8", "replace")[:200]
                 lines = lines[: count - 1]
+                blamed = len(lines)
                 stopped = Outcome("fail", answer, reason, kind)
             elif len(lines) < len(chunk):
-                if result.timed_out and self.remaining() <= 0:
+                if result.interrupted:
+                    stopped = INTERRUPTED
+                elif result.timed_out and not result.stalled and self.remaining() <= 0:
                     # Its own timeout (per case times cases) had not come: say where it stuck.
                     self.notes.append(
-                        f"the program had answered {start + len(lines)} of {start + len(chunk)}"
+                        f"the program had answered {start + len(lines)} of {end}"
                         f" case(s) when the time budget ran out {result.seconds:.1f} s into"
                         " its run; it was killed"
                     )
                     stopped = NOT_RUN
                 else:
-                    reason, kind = _stop_reason(result, len(lines), len(chunk))
+                    waited = self.settings.timeout + (0 if lines else self.settings.startup)
+                    reason, kind = _stop_reason(result, len(lines), len(chunk), waited)
                     stopped = Outcome("fail", None, reason, kind)
+                    if result.stalled and _held_back(result) and len(lines) + 1 < len(chunk):
+                        found_at = self._first_hang(chunk, len(lines))
+                        if found_at is None:
+                            stopped = NOT_RUN
+                        else:
+                            blamed = found_at
+                            reason = f"{reason} (found by running shorter batches)"
+                            stopped = Outcome("fail", None, reason, kind)
             else:
                 stopped = None
             for i, raw in enumerate(lines):
                 outcomes[start + i] = self.judge_bytes(chunk[i], raw)
-                if until_failure and outcomes[start + i].status == "fail":
-                    return outcomes
+                if outcomes[start + i].status == "fail":
+                    self.failed += 1
+                    if until_failure:
+                        return outcomes
             if stopped is None:
-                if result.returncode != 0 and outcomes[-1].status == "pass":
+                last = end - 1
+                if result.returncode != 0 and outcomes[last].status == "pass":
                     reason, kind = _stop_reason(result, len(lines), len(chunk))
                     reason = reason.replace("before answering", "after its last answer")
-                    outcomes[-1] = Outcome("fail", outcomes[-1].answer, reason, kind)
-                break
-            outcomes[start + len(lines)] = stopped
-            if until_failure or stopped is NOT_RUN:
+                    outcomes[last] = Outcome("fail", outcomes[last].answer, reason, kind)
+                    self.failed += 1
+                continue
+            outcomes[start + blamed] = stopped
+            self.failed += stopped.status == "fail"
+            if stopped is INTERRUPTED:
+                outcomes[start + len(lines) :] = [INTERRUPTED] * (len(cases) - start - len(lines))
+            if until_failure or stopped.status == "unknown":
                 break
             idle = idle + 1 if result.timed_out and not lines else 0
-            start += len(lines) + 1
+            spans.append((start + blamed + 1, end))
+            if blamed > len(lines):
+                spans.append((start + len(lines), start + blamed))
+            spans = [(a, b) for a, b in spans if a < b]
             restarts += 1
-            if (restarts > MAX_RESTARTS or idle > MAX_IDLE_RESTARTS) and start < len(cases):
+            if (restarts > MAX_RESTARTS or idle > MAX_IDLE_RESTARTS) and spans:
+                left = sum(b - a for a, b in spans)
                 self.notes.append(
-                    f"gave up after {restarts} runs that stopped early; "
-                    f"{len(cases) - start} case(s) not run"
+                    f"gave up after {restarts} runs that stopped early; {left} case(s) not run"
                 )
-                for i in range(start, len(cases)):
-                    outcomes[i] = Outcome("unknown", None, "not run: too many restarts")
+                for a, b in spans:
+                    outcomes[a:b] = [Outcome("unknown", None, "not run: too many restarts")] * (
+                        b - a
+                    )
                 break
         return outcomes
+
+    def _first_hang(self, cases: Sequence[Hands], answered: int) -> int | None:
+        """The first case at or after ``answered`` on which the program hangs.
+
+        The run stalled with output held back (nothing, or half a line: a program that
+        buffers its output), so the case it stuck on is not the first unanswered one.  Shorter
+        batches ending in end-of-input tell: the suspect alone first, then by bisection.
+        ``None`` if the budget ran out first.
+        """
+        low, high = answered, len(cases)  # cases[answered:low] finish, cases[answered:high] hang
+        middle = answered + 1
+        while high - low > 1:
+            if self.remaining() <= 0:
+                return None
+            part = cases[answered:middle]
+            timeout = self.settings.timeout * len(part) + self.settings.startup
+            result = self._run(part, timeout)
+            if result.interrupted:
+                return None
+            if result.timed_out:
+                high = middle
+            else:
+                low = middle
+            middle = (low + high) // 2
+        return high - 1
 
     def _first_extra(self, cases: Sequence[Hands]) -> tuple[list[bytes], int, RunResult] | None:
         """The shortest prefix of ``cases`` answered with too many lines.
@@ -347,6 +402,8 @@ class Verifier:
             if not candidates:
                 break
             results = self.answer_all(candidates, until_failure=True)
+            if stop_signal():
+                break
             tried = [c for c, o in zip(candidates, results, strict=True) if o.status != "unknown"]
             seen.update(tried)
             budget -= len(tried)
@@ -367,20 +424,28 @@ def verify(
     cases: Sequence[Case],
     *,
     shrink: bool = True,
-    wrap: Wrap | None = None,
+    began: float | None = None,
+    on_progress: OnProgress | None = None,
 ) -> Report:
     """Judge the answer on ``cases``; on failure, report the smallest failing case found.
 
-    ``wrap`` wraps the loop over cases in ``--per-case`` mode (the CLI's progress bar).
+    The budget counts from ``began`` (a :func:`time.monotonic` reading: when case generation
+    started) or from now.  ``on_progress`` hears how far the run is (the CLI's progress line).
+    A timeout is named as the counterexample only when nothing else failed: the first one.
     """
-    began = time.monotonic()
-    verifier = Verifier(challenge, settings)
-    outcomes = verifier.answer_all([case.hands for case in cases], wrap=wrap)
+    began = time.monotonic() if began is None else began
+    verifier = Verifier(challenge, settings, began=began, on_progress=on_progress)
+    outcomes = verifier.answer_all([case.hands for case in cases], live=True)
     failing = [(case, o) for case, o in zip(cases, outcomes, strict=True) if o.status == "fail"]
     not_run = sum(o.status == "unknown" for o in outcomes)
     counterexample = None
     if failing:
-        first, outcome = min(failing, key=lambda pair: challenge.measure(pair[0].hands))
+        telling = [pair for pair in failing if pair[1].kind != "timeout"]
+        first, outcome = (
+            min(telling, key=lambda pair: challenge.measure(pair[0].hands))
+            if telling
+            else failing[0]
+        )
         hands, steps = first.hands, 0
         # A program that answered nothing right gives shrinking no signal to follow.
         answered = any(o.status == "pass" for o in outcomes)
@@ -396,7 +461,13 @@ def verify(
             shrink_steps=steps,
         )
     notes = challenge.notes() + verifier.notes
-    if not_run and verifier.remaining() <= 0:
+    interrupted = stop_signal()
+    if interrupted:
+        notes.append(
+            f"interrupted by {signal.Signals(interrupted).name}: the run was killed and this"
+            f" report covers the {len(cases) - not_run} case(s) judged before"
+        )
+    elif not_run and verifier.remaining() <= 0:
         notes.append(f"the time budget ({settings.budget:g} s) ran out")
     extra = challenge.report_extra(cases, [o.answer for o in outcomes]) if not failing else {}
     return Report(
@@ -412,4 +483,11 @@ def verify(
         notes=tuple(notes),
         seconds=time.monotonic() - began,
         extra=extra,
+        sandbox=verifier.sandbox,
+        limits={
+            **settings.policy.limits.to_json(),
+            "processes_bounded_by": process_bound(),
+            "timeout_seconds": settings.timeout,
+        },
+        interrupted=interrupted,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from handsolver.solver.commands import golf as golf_commands
 from handsolver.solver.golf import Case, Command, Settings, make_challenge, parse_answer_map, verify
 from handsolver.solver.golf.challenge import Challenge
 from handsolver.solver.golf.runner import run
+from handsolver.solver.golf.sandbox import Policy, Sandbox
 from handsolver.solver.golf.sixcard import read_split
 
 # --- answer programs ---------------------------------------------------------------------------
@@ -233,10 +235,12 @@ def check(
     cases: list[Case] | None = None,
     *,
     count: int = 100,
+    sandbox: Sandbox = "auto",
     **settings: float | bool,
 ) -> dict[str, object]:
     chosen = challenge.cases(count, 0) if cases is None else cases
-    return verify(challenge, Settings(command, **settings), chosen).to_json()  # type: ignore[arg-type]
+    policy = Policy(sandbox)
+    return verify(challenge, Settings(command, policy=policy, **settings), chosen).to_json()  # type: ignore[arg-type]
 
 
 # --- the runner -----------------------------------------------------------------------------
@@ -559,7 +563,7 @@ def test_timeout_kills_the_process_group(tmp_path: Path) -> None:
     challenge = make_challenge("badugi")
     pid_file = tmp_path / "child.pid"
     command = misbehaving(tmp_path, "hang", MARK, str(pid_file))
-    report = check(challenge, command, SMALL[3:6], timeout=0.4)
+    report = check(challenge, command, SMALL[3:6], timeout=0.4, sandbox="none")
     example = counterexample(report)
     assert "timed out" in example["reason"]
     assert report["failing_ids"] == ["seed-5"] and report["cases"] == 3
@@ -569,10 +573,12 @@ def test_timeout_kills_the_process_group(tmp_path: Path) -> None:
 def test_per_case_timeout_and_budget(tmp_path: Path) -> None:
     challenge = make_challenge("badugi")
     command = misbehaving(tmp_path, "hang", MARK, str(tmp_path / "pid"))
-    report = check(challenge, command, SMALL, per_case=True, timeout=0.3, budget=60)
+    report = check(challenge, command, SMALL, per_case=True, timeout=0.3, budget=60, sandbox="none")
     assert report["failing_ids"] == ["seed-5"] and report["cases"] == 9
     began = time.monotonic()
-    report = check(challenge, command, SMALL[4:] * 3, per_case=True, timeout=30, budget=0.5)
+    report = check(
+        challenge, command, SMALL[4:] * 3, per_case=True, timeout=30, budget=0.5, sandbox="none"
+    )
     assert time.monotonic() - began < 10
     assert report["passed"] is False and isinstance(report["not_run"], int)
     assert report["not_run"] > 0
@@ -582,7 +588,7 @@ def test_batch_hang_cut_short_by_the_budget_says_so(tmp_path: Path) -> None:
     """The budget ends a hung batch before its (per case times cases) timeout: say it hung."""
     challenge = make_challenge("badugi")
     command = misbehaving(tmp_path, "hang", MARK, str(tmp_path / "pid"))
-    report = check(challenge, command, SMALL, timeout=30, budget=1)
+    report = check(challenge, command, SMALL, timeout=30, budget=1, sandbox="none")
     assert report["passed"] is False and report["not_run"] == 5
     assert "answered 4 of 9 case(s)" in str(report["notes"]), report
 
@@ -648,6 +654,18 @@ def test_cli_shell_option(app: typer.Typer, programs: Path) -> None:
         ["verify", "badugi", "--cmd", "'unbalanced"],
         ["verify", "chess", "--cmd", "x"],
         ["verify", "badugi", "--cmd", "x", "--timeout", "0"],
+        ["verify", "badugi", "--cmd", "x", "--timeout", "nan"],
+        ["verify", "badugi", "--cmd", "x", "--timeout", "inf"],
+        ["verify", "badugi", "--cmd", "x", "--budget", "-1"],
+        ["verify", "badugi", "--cmd", "x", "--budget", "nan"],
+        ["verify", "badugi", "--cmd", "x", "--memory", "0"],
+        ["verify", "badugi", "--cmd", "x", "--memory", "-2G"],
+        ["verify", "badugi", "--cmd", "x", "--memory", "nan"],
+        ["verify", "badugi", "--cmd", "x", "--cases", str(10**12)],
+        ["verify", "badugi", "--cmd", "x", "--sandbox", "jail"],
+        ["verify", "badugi", "--cmd", "x", "--env", "A=b"],
+        ["verify", "badugi", "--cmd", "x", "--env", "HANDSOLVER_SURELY_UNSET"],
+        ["cases", "badugi", "--cases", str(10**12)],
         ["cases", "badugi", "--out", "/nonexistent/dir/cases.txt"],
     ],
 )
@@ -689,3 +707,74 @@ def test_cases_are_reproducible() -> None:
         challenge = make_challenge(name)
         assert challenge.cases(20, 3) == challenge.cases(20, 3)
         assert challenge.cases(20, 3) != challenge.cases(20, 4)
+
+
+def test_cases_are_bounded() -> None:
+    challenge = make_challenge("badugi")
+    with pytest.raises(InputError, match="--cases must be between 0 and 200,000"):
+        challenge.cases(10**12, 0)
+
+
+def test_memory_sizes() -> None:
+    assert golf_commands.memory_bytes("2G") == 2 << 30
+    assert golf_commands.memory_bytes("1.5g") == 3 << 29
+    assert golf_commands.memory_bytes("64MiB") == 64 << 20
+    assert golf_commands.memory_bytes("100") == 100 << 20
+    for bad in ("0", "15M", "-1G", "nan", "inf", "2X", ""):
+        with pytest.raises(typer.BadParameter):
+            golf_commands.memory_bytes(bad)
+
+
+def test_cli_summary_and_json_say_the_isolation(app: typer.Typer, programs: Path) -> None:
+    good = f"{sys.executable} {programs / 'poker.py'}"
+    args = ["verify", "poker", "--cmd", good, "--cases", "5", "--sandbox", "none"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert re.match(
+        r"poker: PASS  \d+ judged, 0 failed, 0 not run \(batch mode, sandbox none,", result.output
+    )
+    result = CliRunner().invoke(app, [*args, "--memory", "1G", "--json"])
+    report = json.loads(result.output)
+    assert report["sandbox"] == "none" and report["interrupted"] is None
+    assert report["limits"]["memory_bytes"] == 1 << 30
+    assert report["limits"]["timeout_seconds"] == 10
+
+
+def test_only_timeouts_still_name_the_first(tmp_path: Path) -> None:
+    """Two cases hang: nothing else failed, so the first hung case is the counterexample."""
+    challenge = make_challenge("badugi")
+    script = tmp_path / "hang_twice.py"
+    script.write_text(
+        BADUGI_KEY
+        + """
+import time
+for line in sys.stdin:
+    if line.startswith(("9c 9h", "Kc")):
+        time.sleep(10)
+    print(["left", "right", "both"][side(line)], flush=True)
+"""
+    )
+    command = Command((sys.executable, str(script)))
+    report = check(challenge, command, SMALL, timeout=0.3, startup=0.3)
+    example = counterexample(report)
+    assert report["failures"] == 2 and report["not_run"] == 0, report
+    assert example["id"] == report["failing_ids"][0]
+    assert "timed out" in example["reason"]
+
+
+def test_progress_line_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    line = golf_commands.ProgressLine("badugi", 300)
+    line(12, 1, 250.4)
+    line(13, 1, 250.3)  # too soon after: not drawn again
+    line.close()
+    assert screen.getvalue() == (
+        "\rverify badugi: 12/300 answered, 1 failed, 250 s left\x1b[K\r\x1b[K"
+    )

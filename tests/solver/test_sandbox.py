@@ -1,0 +1,439 @@
+"""Hostile answer programs against the verifier's isolation, with bubblewrap and with limits only.
+
+Every program here is a small Python script that answers Badugi correctly (its own brute force)
+unless its attack works, and then exits with status 5 saying ``escaped: ...``: so a passing
+report means the attack was contained.  Each attack is bounded (sleeps of at most 10 s, 50
+forks, 512 MiB, 64 MiB of output) so that a failure of the isolation cannot harm the machine.
+After every run: no process of the run is left (found by a marker in their command lines, and by
+PID where the program can say it), no file was written outside the run's temporary directory.
+Tests needing bubblewrap skip where it cannot run; the limits-only path runs everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from handsolver.solver.golf import Command, Settings, make_challenge, verify
+from handsolver.solver.golf.sandbox import Limits, Policy, Sandbox, bwrap_error, process_bound
+
+HOSTILE = r"""
+import os, signal, socket, subprocess, sys, time
+from itertools import combinations
+
+R = "A23456789TJQK"
+MODE, MARKER, ARGS = sys.argv[1], sys.argv[2], sys.argv[3:]
+
+def key(hand):
+    for n in range(4, 0, -1):
+        found = [sorted((R.index(c[0]) for c in sub), reverse=True)
+                 for sub in combinations(hand, n)
+                 if len({c[0] for c in sub}) == n and len({c[1] for c in sub}) == n]
+        if found:
+            return (n, [-r for r in min(found)])
+
+def escaped(what):
+    sys.stderr.write("escaped: " + what + "\n")
+    sys.exit(5)
+
+if MODE == "write":
+    for target in ARGS + [os.path.expanduser("~/escape.txt"), "escape.txt"]:
+        try:
+            with open(target, "w") as handle:
+                handle.write("escaped")
+        except OSError:
+            pass
+elif MODE == "env":
+    if ARGS[0] in os.environ:
+        escaped("read " + ARGS[0])
+elif MODE == "net":
+    try:
+        socket.create_connection(("127.0.0.1", int(ARGS[0])), timeout=2).sendall(b"hello")
+    except OSError:
+        pass
+    else:
+        escaped("connected")
+elif MODE == "memory":
+    try:
+        block = bytearray(int(ARGS[0]))
+    except MemoryError:
+        pass
+    else:
+        escaped("allocated %d bytes" % len(block))
+elif MODE == "fork":
+    children = []
+    for _ in range(int(ARGS[0])):
+        try:
+            pid = os.fork()
+        except OSError:
+            break
+        if pid == 0:
+            time.sleep(2)
+            os._exit(0)
+        children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
+    if len(children) == int(ARGS[0]):
+        escaped("forked %d children" % len(children))
+elif MODE == "setsid":
+    if os.fork() == 0:
+        os.setsid()
+        pid = os.fork()
+        if pid == 0:
+            os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(10)", MARKER])
+        try:
+            with open(ARGS[0], "w") as handle:
+                handle.write(str(pid))
+        except OSError:
+            pass
+        os._exit(0)
+    os.wait()
+elif MODE == "limits":
+    import resource
+    memory, cpu = int(ARGS[0]), int(ARGS[1])
+    if resource.getrlimit(resource.RLIMIT_AS) != (memory, memory):
+        escaped("address space %r" % (resource.getrlimit(resource.RLIMIT_AS),))
+    if not 0 < resource.getrlimit(resource.RLIMIT_CPU)[1] <= cpu:
+        escaped("cpu %r" % (resource.getrlimit(resource.RLIMIT_CPU),))
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[1] > 256:
+        escaped("open files")
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
+    except (OSError, ValueError):
+        pass
+    else:
+        escaped("raised its address-space limit")
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    try:
+        with open("big", "wb") as handle:
+            for _ in range(65):
+                handle.write(b"x" * (1 << 20))
+    except OSError:
+        pass
+    else:
+        escaped("wrote 65 MiB")
+elif MODE == "flood":
+    chunk = "x" * (1 << 16)
+    for _ in range(128):
+        sys.stderr.write(chunk)
+    for _ in range(1024):
+        sys.stdout.write(chunk)
+    sys.exit(0)
+
+for number, line in enumerate(sys.stdin):
+    if MODE == "hang" and number == int(ARGS[0]):
+        subprocess.run([sys.executable, "-c", "import time; time.sleep(10)", "hanging-" + MARKER])
+    if MODE == "killparent" and line.startswith(ARGS[0]):
+        os.kill(os.getppid(), signal.SIGTERM)
+        time.sleep(10)
+    if MODE == "utf8":
+        sys.stdout.buffer.write(b"\xff\xfeleft\n")
+        continue
+    left, right = (side.split() for side in line.split(" - "))
+    a, b = key(left), key(right)
+    print("left" if a > b else "right" if b > a else "both", flush="buffered" not in ARGS)
+"""
+
+BWRAP = bwrap_error()
+MODES = [
+    "none",
+    pytest.param("bwrap", marks=pytest.mark.skipif(bool(BWRAP), reason=BWRAP or "bwrap runs")),
+]
+SMALL = make_challenge("badugi").seed_cases()
+
+
+@pytest.fixture
+def marker() -> str:
+    return f"hs-hostile-{uuid.uuid4().hex}"
+
+
+def marked(marker: str) -> list[int]:
+    """Live processes whose command line holds ``marker`` (zombies have none)."""
+    out = []
+    needle = marker.encode()
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if needle in Path(entry.path, "cmdline").read_bytes():
+                    out.append(int(entry.name))
+            except OSError:
+                pass
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def clean(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marker: str) -> Iterator[Path]:
+    """Run from an empty directory; afterwards nothing of the run is left and nothing written."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    runs = set(Path(tempfile.gettempdir()).glob("handsolver-run-*"))
+    yield here
+    assert marked(marker) == [], "a process of the run outlived the verifier"
+    assert list(here.iterdir()) == [], "the program wrote in the verifier's directory"
+    assert set(Path(tempfile.gettempdir()).glob("handsolver-run-*")) <= runs
+    assert not (Path.home() / "escape.txt").exists()
+
+
+def script(folder: Path) -> Path:
+    path = folder / "hostile.py"
+    path.write_text(HOSTILE)
+    return path
+
+
+def run_hostile(
+    folder: Path,
+    sandbox: Sandbox,
+    marker: str,
+    mode: str,
+    *args: str,
+    limits: Limits | None = None,
+    env: tuple[str, ...] = (),
+    cases: list[object] | None = None,
+    **settings: float,
+) -> dict[str, object]:
+    command = Command((sys.executable, str(script(folder)), mode, marker, *args))
+    policy = Policy(sandbox, limits or Limits(), env)
+    chosen = SMALL if cases is None else cases
+    return verify(
+        make_challenge("badugi"),
+        Settings(command, policy=policy, **settings),
+        chosen,  # type: ignore[arg-type]
+    ).to_json()
+
+
+def reason(report: dict[str, object]) -> str:
+    example = report["counterexample"]
+    assert isinstance(example, dict), report
+    return str(example["reason"])
+
+
+# --- the attacks --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_writes_stay_in_the_temporary_directory(
+    tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str
+) -> None:
+    outside = tmp_path / "outside.txt"
+    # Without a sandbox an absolute path is writable (a documented limit): only with bwrap.
+    targets = [str(outside)] if sandbox == "bwrap" else []
+    report = run_hostile(tmp_path, sandbox, marker, "write", *targets)
+    assert report["passed"] is True and report["sandbox"] == sandbox, report
+    assert not outside.exists()
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_environment_is_minimal(
+    tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HANDSOLVER_CANARY", "secret")
+    report = run_hostile(tmp_path, sandbox, marker, "env", "HANDSOLVER_CANARY")
+    assert report["passed"] is True, report
+    passed_through = ("HANDSOLVER_CANARY",)
+    report = run_hostile(tmp_path, sandbox, marker, "env", "HANDSOLVER_CANARY", env=passed_through)
+    assert "escaped: read HANDSOLVER_CANARY" in reason(report)
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_network(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> None:
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(5)
+        listener.setblocking(False)
+        port = str(listener.getsockname()[1])
+        report = run_hostile(tmp_path, sandbox, marker, "net", port, cases=SMALL[:2])
+        try:
+            connection, _ = listener.accept()
+        except BlockingIOError:
+            accepted = False
+        else:
+            connection.close()
+            accepted = True
+    if sandbox == "bwrap":
+        assert report["passed"] is True and not accepted, report
+    else:  # limits only: the network is open (documented), and the report shows it
+        assert accepted and "escaped: connected" in reason(report)
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_memory_limit(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> None:
+    limits = Limits(memory=128 << 20)
+    report = run_hostile(tmp_path, sandbox, marker, "memory", str(512 << 20), limits=limits)
+    assert report["passed"] is True, report
+    assert report["limits"]["memory_bytes"] == 128 << 20  # type: ignore[index]
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_resource_limits(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> None:
+    """Address space, CPU time (the 3 s timeout, rounded up, plus 1 s), open files and file
+    size are limited, and the limits cannot be raised."""
+    limits = Limits(memory=1 << 30)
+    report = run_hostile(
+        tmp_path, sandbox, marker, "limits", str(1 << 30), "5", limits=limits,
+        cases=SMALL[:2], per_case=True, timeout=3,
+    )  # fmt: skip
+    assert report["passed"] is True, report
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_process_limit(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> None:
+    if process_bound() == "none":
+        pytest.skip("root without a writable pids cgroup: processes are not bounded here")
+    report = run_hostile(tmp_path, sandbox, marker, "fork", "50", limits=Limits(processes=20))
+    assert report["passed"] is True, report
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_setsid_grandchild_dies_with_the_run(
+    tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str
+) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    report = run_hostile(tmp_path, sandbox, marker, "setsid", str(pid_file))
+    assert report["passed"] is True, report
+    assert marked(marker) == []
+    if sandbox == "none":  # without a PID namespace its PID means something here too
+        assert not alive(int(pid_file.read_text()))
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_flood_is_capped(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> None:
+    report = run_hostile(tmp_path, sandbox, marker, "flood")
+    assert "cap" in reason(report), report
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_invalid_utf8(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> None:
+    report = run_hostile(tmp_path, sandbox, marker, "utf8")
+    assert reason(report) == "the answer is not valid UTF-8"
+
+
+@pytest.mark.parametrize("buffered", [False, True])
+@pytest.mark.parametrize("sandbox", MODES)
+def test_hang_on_one_case_of_300_is_named(
+    tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str, buffered: bool
+) -> None:
+    """Hung on case 200 of 300: that case is the counterexample and every other is judged.
+
+    Without a deadline per answer the whole run would wait (0.5 s times 300 cases) past the
+    60 s budget and leave cases not run; a program that buffers its output is found too.
+    """
+    cases = make_challenge("badugi").cases(300, 1)[:300]
+    extra = ("buffered",) if buffered else ()
+    report = run_hostile(
+        tmp_path, sandbox, marker, "hang", "200", *extra, cases=cases, timeout=0.5,
+        budget=60, startup=0.5,
+    )  # fmt: skip
+    assert report["failing_ids"] == [cases[200].id], report
+    assert report["not_run"] == 0 and report["cases"] == 300
+    example = report["counterexample"]
+    assert isinstance(example, dict)
+    assert example["input"] == make_challenge("badugi").format_input(cases[200].hands)
+    assert "timed out" in example["reason"]
+
+
+# --- signals: the verifier as a user runs it ---------------------------------------------------
+
+
+def start_cli(
+    folder: Path, sandbox: str, marker: str, *args: str, timeout: float = 30
+) -> subprocess.Popen[str]:
+    command = f"{sys.executable} {script(folder)}"
+    mode_args = " ".join((args[0], marker, *args[1:]))
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from handsolver.solver.cli import app; app()",
+            "verify",
+            "badugi",
+            "--cmd",
+            f"{command} {mode_args}",
+            "--sandbox",
+            sandbox,
+            "--timeout",
+            str(timeout),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def wait_for(condition: Callable[[], bool], seconds: float = 60) -> None:
+    """Poll until ``condition`` holds; the bound only guards against a hang."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "hang guard"
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize("sandbox", MODES)
+def test_user_signal_stops_the_run_and_reports(
+    tmp_path: Path, clean: Path, sandbox: str, marker: str, signum: int, code: int
+) -> None:
+    verifier = start_cli(tmp_path, sandbox, marker, "hang", "4")
+    try:
+        wait_for(lambda: bool(marked("hanging-" + marker)))
+        verifier.send_signal(signum)
+        out, err = verifier.communicate(timeout=60)
+    finally:
+        verifier.kill()
+    assert verifier.returncode == code, (out, err)
+    assert "4 judged, 0 failed, 1299 not run" in out, out  # 1303 cases by default
+    assert f"note: interrupted by {signal.Signals(signum).name}" in out
+    assert "Traceback" not in out + err
+    assert marked(marker) == []
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_program_killing_its_parent(tmp_path: Path, clean: Path, sandbox: str, marker: str) -> None:
+    verifier = start_cli(tmp_path, sandbox, marker, "killparent", "'9c 9h'", timeout=1)
+    out, err = verifier.communicate(timeout=120)
+    assert "Traceback" not in out + err
+    if sandbox == "none":  # it can reach the verifier: a clean stop with what was judged
+        assert verifier.returncode == 143, (out, err)
+        assert "4 judged, 0 failed, 1299 not run" in out and "interrupted by SIGTERM" in out
+    else:  # in its own PID namespace its parent is bwrap's init, not the verifier
+        assert verifier.returncode == 1 and "interrupted" not in out, (out, err)
+        assert "1303 judged, 1 failed, 0 not run" in out and "(seed-5)" in out, out
+    assert marked(marker) == []
+
+
+@pytest.mark.skipif(bool(BWRAP), reason=BWRAP or "bwrap runs")
+def test_run_dies_with_a_killed_verifier(tmp_path: Path, clean: Path, marker: str) -> None:
+    """SIGKILL cannot be caught: with bwrap the namespace goes down with the verifier anyway.
+
+    (Its temporary directory stays behind: removing it is the verifier's job.)
+    """
+    before = set(Path(tempfile.gettempdir()).glob("handsolver-run-*"))
+    verifier = start_cli(tmp_path, "bwrap", marker, "hang", "4")
+    try:
+        wait_for(lambda: bool(marked("hanging-" + marker)))
+        verifier.kill()
+        verifier.communicate(timeout=60)
+    finally:
+        verifier.kill()
+    wait_for(lambda: not marked(marker))  # the kernel tears the namespace down asynchronously
+    for left in set(Path(tempfile.gettempdir()).glob("handsolver-run-*")) - before:
+        shutil.rmtree(left)
