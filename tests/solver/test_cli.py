@@ -22,7 +22,7 @@ def test_version_and_help() -> None:
         (["nosuch"], "No such command 'nosuch'"),
         (["badugi", "--bogus", "3c 2s 4d Ah"], "No such option: --bogus"),
         (["verify", "nope", "--cmd", "x"], "'nope' is not one of"),
-        (["big2", "stats", "--deals", "x"], "'x' is not a valid int"),
+        (["big2", "stats", "--deals", "x"], "'x' is not a whole number"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(args: list[str], message: str) -> None:
