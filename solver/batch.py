@@ -82,6 +82,7 @@ def run_chunk(function: Callable[[T], R], chunk: list[T]) -> list[R]:
 
 def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: int) -> Iterator[R]:
@@ -90,7 +91,13 @@ def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: in
     # fork starts fastest and needs no importable __main__; spawn where fork is unavailable.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(workers, initializer=_ignore_sigint)
+    # SIGINT stays blocked while the workers start, so none can get it before it ignores it;
+    # one that comes meanwhile is delivered to this process when the pool is up.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = context.Pool(workers, initializer=_ignore_sigint)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         pending: deque[Any] = deque()
         for chunk in chunks:

@@ -167,8 +167,11 @@ def check_number_text(text: str, *, whole: bool) -> str:
     ...
     handsolver.models.cards.InputError: '²' is not a whole number in ASCII digits
     """
+    written = text.strip()
+    if re.fullmatch(r"[+-]?[0-9]{31,}", written):
+        raise InputError(f"{quoted(text)} is too large")
     pattern = _ASCII_INT if whole else _ASCII_FLOAT
-    if pattern.fullmatch(text.strip()) is None:
+    if pattern.fullmatch(written) is None:
         kind = "a whole number in ASCII digits" if whole else "a finite decimal number"
         raise InputError(f"{quoted(text)} is not {kind}")
     return text.strip()
@@ -183,7 +186,8 @@ def ascii_digits(text: str, what: str) -> str:
 
 
 def strict_numbers(command: Any) -> None:
-    """Make every int and float parameter of ``command`` and its subcommands strict.
+    """Make every int and float parameter of ``command`` and its subcommands strict, and every
+    ``--out`` refuse an empty file name.
 
     Typer's numbers accept Unicode digits, 5,000-digit integers and ``nan``/``inf``; after this
     they take ASCII only, up to 30 digits, finite, still within the option's own range.  Applied
@@ -192,8 +196,27 @@ def strict_numbers(command: Any) -> None:
     for param in getattr(command, "params", []):
         if isinstance(param.type, types.IntParamType | types.FloatParamType):
             param.type = StrictNumber(param.type)
+        elif "--out" in getattr(param, "opts", ()) and not isinstance(param.type, OutPath):
+            param.type = OutPath(param.type)
     for sub in getattr(command, "commands", {}).values():
         strict_numbers(sub)
+
+
+class OutPath(types.ParamType):
+    """An ``--out`` path type that refuses an empty name before it becomes ``Path('.')``."""
+
+    name = "file"
+
+    def __init__(self, inner: types.ParamType) -> None:
+        self.inner = inner
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"{quoted(value)} is not a file name", param, ctx)
+        return self.inner.convert(value, param, ctx)
+
+    def get_metavar(self, param: Any, ctx: Any) -> str | None:
+        return "FILE"
 
 
 class StrictNumber(types.ParamType):
@@ -342,9 +365,11 @@ def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a failure leaves no partial file behind.
 
     The file gets the user's umask (or keeps the mode of the file it replaces).  A symlink is
-    written through: the file it points to is replaced and the link stays.  Every error names
-    ``path`` as given, never the temporary file.
+    written through: the file it points to is replaced and the link stays.  A device or pipe
+    (``/dev/stdout``) is written directly.  Every error names ``path`` as given, never the
+    temporary file.
     """
+    import stat
     import tempfile  # costs a few ms of start-up; only commands that write files need it
 
     def asked(error: OSError) -> OSError:
@@ -353,11 +378,19 @@ def write_atomic(path: Path, text: str) -> None:
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if str(path) in ("", ".") or target.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-    directory = target.parent if str(target.parent) else Path(".")
     try:
-        mode = target.stat().st_mode & 0o7777
+        status: os.stat_result | None = target.stat()
     except OSError:
-        mode = 0o666 & ~_umask()
+        status = None
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        try:
+            with open(target, "w", encoding="utf-8") as device:
+                device.write(text)
+        except OSError as error:
+            raise asked(error) from error
+        return
+    mode = status.st_mode & 0o7777 if status is not None else 0o666 & ~_umask()
+    directory = target.parent if str(target.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as error:  # name the file the user asked for, not the temporary one
@@ -392,14 +425,34 @@ def progress(items: Iterable[T], total: int | None, description: str) -> Iterato
 
 def emit_lines(lines: Iterable[str], total: int, unit: str) -> None:
     """Print ``lines`` one by one (with a progress bar on a terminal); Ctrl-C stops with
-    ``interrupted after N of M <unit>`` and every line printed so far complete."""
+    ``interrupted after N of M <unit>``, N the lines printed, each of them complete."""
+    import signal
+
     done = 0
+    writing = pending = False
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        # Ctrl-C while a line is being written waits until it is out and counted, so no line
+        # is cut in two and the message counts what was printed.
+        nonlocal pending
+        if writing:
+            pending = True
+        else:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
         for line in progress(lines, total, unit):
+            writing = True
             typer.echo(line)
             done += 1
+            writing = False
+            if pending:
+                raise KeyboardInterrupt
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted after {done} of {total} {unit}") from None
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _isatty(stream: Any) -> bool:
