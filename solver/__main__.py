@@ -2,4 +2,5 @@
 
 from handsolver.solver.cli import app
 
-app(prog_name="handsolver")
+if __name__ == "__main__":
+    app(prog_name="handsolver")

@@ -17,10 +17,18 @@ class DefaultCommandGroup(TyperGroup):
     default_command = ""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if ctx.resilient_parsing and not args:  # completing: offer the subcommands too
+            return super().parse_args(ctx, args)  # type: ignore[no-any-return]
         if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
             args = [self.default_command, *args]
         result: list[str] = super().parse_args(ctx, args)
         return result
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        found: list[Any] = super().shell_complete(ctx, incomplete)
+        if incomplete.startswith("-"):  # the default command's options complete here too
+            found += self.commands[self.default_command].shell_complete(ctx, incomplete)
+        return found
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         super().format_options(ctx, formatter)
