@@ -76,12 +76,38 @@ def load_command(name: str) -> Any:
     return command
 
 
+_interrupted = False
+
+
+def _on_interrupt(signum: int, frame: Any) -> None:
+    """Python's own Ctrl-C, remembered: whatever it breaks (an import of a C extension fails
+    with ImportError, say) is then reported as the interruption it is."""
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
 def _with_catch(run: Callable[[], Any]) -> int:
     """Run the command line and turn every way it can end into an exit code and at most one
     line on stderr."""
+    import signal
+
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_interrupt)
+    try:
+        return _exit_code(run)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _exit_code(run: Callable[[], Any]) -> int:
     try:
         code = run()
         _flush_stdout()
+        if code == EXIT_INTERRUPTED and _interrupted:  # typer turned it into an exit code
+            _say("interrupted")
         return code if isinstance(code, int) else 0
     except typer.Exit as done:  # raised outside a command (help, --version)
         _flush_stdout_quietly()
@@ -113,6 +139,10 @@ def _with_catch(run: Callable[[], Any]) -> int:
             error_line(os_error_message(cause))
         return EXIT_USAGE
     except Exception as error:  # a bug: one line, and the traceback only when asked for
+        if _interrupted:
+            _flush_stdout_quietly()
+            _say("interrupted")
+            return EXIT_INTERRUPTED
         if os.environ.get("HANDSOLVER_TRACEBACK"):
             raise
         _flush_stdout_quietly()

@@ -674,7 +674,9 @@ def solve_split_model(
     """Solve a :func:`build_split_model` model; raise unless CP-SAT proves the optimum."""
     from ortools.sat.python import cp_model
 
-    solver = cp_model.CpSolver()
+    from handsolver.solver.interrupt import stoppable
+
+    solver = stoppable(cp_model.CpSolver())
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed

@@ -18,7 +18,7 @@ class DefaultCommandGroup(TyperGroup):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if ctx.resilient_parsing and not args:  # completing: offer the subcommands too
-            return super().parse_args(ctx, args)  # type: ignore[no-any-return]
+            return list(super().parse_args(ctx, args))
         if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
             args = [self.default_command, *args]
         result: list[str] = super().parse_args(ctx, args)

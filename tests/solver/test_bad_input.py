@@ -492,3 +492,23 @@ def test_ctrl_c_in_stats_with_workers() -> None:
     assert lines == []
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert err.startswith("interrupted")
+
+
+def test_ctrl_c_stops_a_cp_sat_search() -> None:
+    """OR-Tools would end the search as if timed out and print an unproven answer; the command
+    must stop, say "interrupted" and exit 130 instead."""
+    rng = __import__("random").Random(1)
+    deck = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+    hand = " ".join(rng.sample(deck, 40))
+    args = ["big2", "--all", "--limit", "1000000", "--time-limit", "600", hand]
+    command = [sys.executable, "-m", "handsolver.solver", *args]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    maps = Path(f"/proc/{process.pid}/maps")
+    deadline = time.monotonic() + HANG
+    while "ortools" not in maps.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)  # waiting for the search to be set up, not a timing assertion
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=HANG)
+    assert (process.returncode, out, err) == (130, b"", b"interrupted\n")
