@@ -235,10 +235,9 @@ class StrictNumber(types.ParamType):
                 value = check_number_text(value, whole=self.whole)
             except InputError as error:
                 self.fail(str(error), param, ctx)
-        number = self.inner.convert(value, param, ctx)
-        if isinstance(number, float) and not math.isfinite(number):
-            self.fail(f"{quoted(value)} is not a finite number", param, ctx)
-        return number
+            if not self.whole and not math.isfinite(float(value)):
+                self.fail(f"{quoted(value)} is not a finite number", param, ctx)
+        return self.inner.convert(value, param, ctx)
 
     def get_metavar(self, param: Any, ctx: Any) -> str | None:
         return "INTEGER" if self.whole else "NUMBER"

@@ -512,3 +512,35 @@ def test_ctrl_c_stops_a_cp_sat_search() -> None:
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=HANG)
     assert (process.returncode, out, err) == (130, b"", b"interrupted\n")
+
+
+def _samples(path: tuple[str, ...], tmp: Path) -> list[tuple[list[str], str | None]]:
+    """A few generated bad command lines for ``path`` and what their error must name."""
+    samples: list[tuple[list[str], str | None]] = []
+    if any(p.required for p in _params(path)):
+        samples.append((list(path), "--help"))
+    numbers = [param for where, param in NUMBER_OPTIONS if where == path]
+    if numbers:
+        option = numbers[0]
+        samples.append((_with_required(path, [*path, option.opts[0], "1e999"], option), "1e999"))
+    if path in FILE_COMMANDS:
+        missing = str(tmp / "missing.txt")
+        samples.append((_file_args(path, missing), missing))
+    if path in CARD_COMMANDS:
+        samples.append((_with_required(path, [*path, "Zz" * 50_000], _arguments(path)[0]), "'"))
+    return samples
+
+
+@pytest.mark.parametrize("path", PATHS, ids=_id)
+def test_the_real_program_keeps_the_promise(path: tuple[str, ...], tmp_path: Path) -> None:
+    """The same generated classes through the installed entry point, in a real process."""
+    for args, named in _samples(path, tmp_path):
+        done = subprocess.run(
+            [sys.executable, "-m", "handsolver.solver", *args],
+            capture_output=True,
+            text=True,
+            timeout=HANG,
+            cwd=tmp_path,
+        )
+        assert_one_error(done.returncode, done.stdout, done.stderr, names=named)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no file or temporary file left
