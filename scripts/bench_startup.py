@@ -8,6 +8,7 @@ environment, and times that environment's ``handsolver`` command.  ``--bin DIR``
 
     python scripts/bench_startup.py            # medians of 21 runs each
     python scripts/bench_startup.py --repeats 41 --bin /path/to/venv/bin
+    python scripts/bench_startup.py --source /path/to/another/checkout
 
 The target is a median under 150 ms for ``--help``, ``badugi``, ``poker`` and ``euler54``.
 """
@@ -35,13 +36,13 @@ COMMANDS = {
 }
 
 
-def install(directory: Path) -> Path:
-    """A fresh environment in ``directory`` with this checkout installed from a wheel; its
-    ``bin`` folder."""
+def install(directory: Path, source: Path = ROOT) -> Path:
+    """A fresh environment in ``directory`` with the checkout ``source`` installed from a wheel;
+    its ``bin`` folder."""
     wheels = directory / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
-        + ["--wheel-dir", str(wheels), str(ROOT)],
+        + ["--wheel-dir", str(wheels), str(source)],
         check=True,
         capture_output=True,
     )
@@ -86,9 +87,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=21, help="runs per command (median)")
     parser.add_argument("--bin", type=Path, help="time this installation's bin folder")
+    parser.add_argument(
+        "--source", type=Path, default=ROOT, help="build and time this checkout (default: this one)"
+    )
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
-        bin_dir = options.bin or install(Path(scratch))
+        bin_dir = options.bin or install(Path(scratch), options.source)
         # The installed package, not this checkout, must be what runs.
         where = subprocess.run(
             [bin_dir / "python", "-c", "import handsolver.solver as s; print(s.__file__)"],
