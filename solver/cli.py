@@ -28,7 +28,7 @@ from handsolver.solver.commands.common import (
     Interrupted,
     error_line,
     os_error_message,
-    strict_numbers,
+    strict_parameters,
 )
 
 # Every command: the module under handsolver.solver.commands whose register(app) adds it, and
@@ -72,7 +72,7 @@ def load_command(name: str) -> Any:
     holder = typer.Typer(rich_markup_mode=None)
     module.register(holder)
     command = get_group(holder).commands[name]
-    strict_numbers(command)
+    strict_parameters(command)
     return command
 
 

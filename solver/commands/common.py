@@ -63,17 +63,9 @@ SchedulerOption = Annotated[
 ]
 
 
-def out_path(text: str) -> Path:
-    if not text.strip():
-        raise typer.BadParameter(f"{quoted(text)} is not a file name")
-    return Path(text)
-
-
 OutOption = Annotated[
     Path | None,
-    typer.Option(
-        "--out", metavar="FILE", parser=out_path, help="Write here instead of standard output."
-    ),
+    typer.Option("--out", metavar="FILE", help="Write here instead of standard output."),
 ]
 
 
@@ -185,7 +177,7 @@ def ascii_digits(text: str, what: str) -> str:
     return text
 
 
-def strict_numbers(command: Any) -> None:
+def strict_parameters(command: Any) -> None:
     """Make every int and float parameter of ``command`` and its subcommands strict, and every
     ``--out`` refuse an empty file name.
 
@@ -199,7 +191,7 @@ def strict_numbers(command: Any) -> None:
         elif "--out" in getattr(param, "opts", ()) and not isinstance(param.type, OutPath):
             param.type = OutPath(param.type)
     for sub in getattr(command, "commands", {}).values():
-        strict_numbers(sub)
+        strict_parameters(sub)
 
 
 class OutPath(types.ParamType):
@@ -489,7 +481,7 @@ __all__ = [
     "read_lines",
     "read_text",
     "strength_json",
-    "strict_numbers",
+    "strict_parameters",
     "user_errors",
     "write_atomic",
 ]

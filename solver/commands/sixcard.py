@@ -18,7 +18,6 @@ from handsolver.solver.commands.common import (
     JsonOption,
     ascii_digits,
     fail,
-    out_path,
     print_json,
     print_table,
     progress,
@@ -276,7 +275,6 @@ def strategy(
         typer.Option(
             "--out",
             metavar="FILE",
-            parser=out_path,
             help="Write the table here (.csv, else JSON); reusable as a strategy.",
         ),
     ] = None,
@@ -340,7 +338,6 @@ def equilibrium(
         typer.Option(
             "--out",
             metavar="FILE",
-            parser=out_path,
             help="Write the table here (.csv, else JSON); reusable as a strategy.",
         ),
     ] = None,

@@ -368,6 +368,7 @@ def test_bad_out_paths_name_the_users_path(path: tuple[str, ...], tmp_path: Path
         code, out, err = invoke([*base, "--out", given_path])
         assert_one_error(code, out, err, names=repr(given_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert_one_error(*invoke([*base, "--out", "/dev/full"]), names="No space left on device")
     # The user's umask, and an existing file keeps its mode; a symlink is written through.
     target = tmp_path / "result.csv"
     old = os.umask(0o022)
