@@ -304,6 +304,10 @@ def test_every_card_command_takes_stdin() -> None:
         code, out, err = invoke([*path, "-"], stdin="3c 2s 4d Ah\nAs 3h 2d 4h\n")
         assert code in (0, 2), (path, err)
         assert "no cards given" not in err, path
+    split = invoke(["sixcard", "split", "-", "--vs-split", "113|34|4"], stdin="112234\n")
+    assert split[0] == 0 and "234|11|2" in split[1]
+    check = invoke(["big2", "check", "-", "AS, 4H 4C"], stdin="AS 4H 4C\n")
+    assert check[0] == 0 and "optimal: yes" in check[1]
 
 
 # --- class 5: strategy files -------------------------------------------------------------------
