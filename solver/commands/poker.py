@@ -152,7 +152,7 @@ def showdown(
         (
             [
                 index + 1,
-                " ".join(row["cards"]) if fmt.sep == " " else fmt.sep.join(row["cards"]),
+                fmt.sep.join(row["cards"]),
                 fmt.sep.join(row["played"]),
                 row["category"],
                 row["class"],
