@@ -11,6 +11,7 @@ traceback (set ``HANDSOLVER_TRACEBACK=1`` to see one for an internal error).
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -77,6 +78,8 @@ def load_command(name: str) -> Any:
 
 
 _interrupted = False
+# What a failed write to standard output reports (a full disk, a closed pipe or descriptor).
+_OUTPUT_ERRORS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT, errno.EFBIG}
 
 
 def _on_interrupt(signum: int, frame: Any) -> None:
@@ -133,10 +136,12 @@ def _exit_code(run: Callable[[], Any]) -> int:
     except (OSError, _Failed) as failure:  # a write failed (a file's errors name the file)
         cause = failure.error if isinstance(failure, _Failed) else failure
         _silence_stdout()
-        if cause.filename is None:
+        if cause.filename is not None:
+            error_line(os_error_message(cause))
+        elif cause.errno in _OUTPUT_ERRORS:
             error_line(f"cannot write to standard output: {cause.strerror or cause}")
         else:
-            error_line(os_error_message(cause))
+            error_line(str(cause.strerror or cause))
         return EXIT_USAGE
     except Exception as error:  # a bug: one line, and the traceback only when asked for
         if _interrupted:
@@ -197,9 +202,7 @@ class _ClosedStdout:
     closed = False
 
     def write(self, text: str) -> int:
-        import errno
-
-        raise OSError(errno.EBADF, "standard output is closed")
+        raise OSError(errno.EBADF, "it is closed")
 
     def flush(self) -> None:
         pass

@@ -549,3 +549,8 @@ def test_the_real_program_keeps_the_promise(path: tuple[str, ...], tmp_path: Pat
         )
         assert_one_error(done.returncode, done.stdout, done.stderr, names=named)
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # no file or temporary file left
+
+
+def test_a_closed_stdout_is_one_line(tmp_path: Path) -> None:
+    code, err = run_err(["badugi", "3c 2s 4d Ah", "As 3h 2d 4h"], ">&-", tmp_path)
+    assert (code, err) == (2, "error: cannot write to standard output: it is closed\n")
