@@ -195,7 +195,8 @@ def strict_parameters(command: Any) -> None:
 
 
 class OutPath(types.ParamType):
-    """An ``--out`` path type that refuses an empty name before it becomes ``Path('.')``."""
+    """An ``--out`` path type that refuses an empty name (before it becomes ``Path('.')``), a
+    folder, and a path whose folder does not exist."""
 
     name = "file"
 
@@ -203,8 +204,15 @@ class OutPath(types.ParamType):
         self.inner = inner
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Any:
-        if isinstance(value, str) and not value.strip():
-            self.fail(f"{quoted(value)} is not a file name", param, ctx)
+        if isinstance(value, str):
+            # Checked before any work starts, so a long computation is not lost at the end.
+            shown = quoted(value, MAX_QUOTED_PATH)
+            if not value.strip():
+                self.fail(f"{shown} is not a file name", param, ctx)
+            if os.path.isdir(value):
+                self.fail(f"{shown} is a directory", param, ctx)
+            if not os.path.isdir(os.path.dirname(os.path.realpath(value))):
+                self.fail(f"{shown}: no such folder", param, ctx)
         return self.inner.convert(value, param, ctx)
 
     def get_metavar(self, param: Any, ctx: Any) -> str | None:
