@@ -214,3 +214,25 @@ def test_poker_plays_the_best_five_of_six_or_seven_cards() -> None:
     assert report["hands"][1]["category"] == "straight flush"
     bad = runner.invoke(app, ["poker", "3c 4c 5c 6c", "Ah Kh Qh Jh Th"])
     assert bad.exit_code == 2 and "5 to 7" in bad.stderr
+
+
+def test_ctrl_c_in_a_batch_on_a_cluster(cluster: str, tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH\n" * 20_000)
+    command = [sys.executable, "-m", "handsolver.solver", "big2", "batch", str(hands)]
+    process = subprocess.Popen(
+        [*command, "--scheduler", cluster],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    os.killpg(process.pid, signal.SIGINT)
+    lines = (first + process.stdout.read()).decode().splitlines()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 130
+    process.stdout.close()
+    process.stderr.close()
+    assert err == f"interrupted after {len(lines)} of 20000 hands\n"
+    assert all(json.loads(line)["count"] == 5 for line in lines)
