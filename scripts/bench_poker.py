@@ -25,7 +25,7 @@ from handsolver.models.cards import card_name
 from handsolver.models.poker import NUM_KEYS, best_key, poker_key
 from handsolver.models.poker_batch import _tables, all_hands, rank_hands
 
-PE54 = Path(__file__).resolve().parents[2] / "shared" / "data" / "p054_poker.txt"
+PE54 = Path(__file__).resolve().parents[1] / "tests" / "data" / "p054_poker.txt"
 
 
 def same_order(ours: Sequence[int], theirs: Sequence[int], *, lower_is_stronger: bool) -> bool:

@@ -345,7 +345,9 @@ def _rank_choices(rest: CardSet) -> list[list[list[list[Card]]]]:
 def _solver(time_limit: float, workers: int, seed: int) -> Any:
     from ortools.sat.python import cp_model
 
-    solver = cp_model.CpSolver()
+    from handsolver.solver.interrupt import stoppable
+
+    solver = stoppable(cp_model.CpSolver())
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed

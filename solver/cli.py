@@ -1,24 +1,243 @@
-"""The ``handsolver`` command: a thin typer app; each area registers its commands."""
+"""The ``handsolver`` command: a thin typer app whose commands load only when run.
+
+Start-up matters for a command answered in milliseconds, so a command's module (and the engines
+and tables it imports) is imported only when that command runs or shows its help; ``handsolver
+--help`` reads the one-line summaries from :data:`COMMANDS`.
+
+Everything that can go wrong ends here as one line on stderr and a documented exit code
+(``docs/cli.md``): usage errors and bad input 2, internal errors 3, Ctrl-C 130; never a
+traceback (set ``HANDSOLVER_TRACEBACK=1`` to see one for an internal error).
+"""
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 import typer
 from typer._click.exceptions import ClickException  # typer vendors click from 0.26 on
 from typer.core import TyperGroup
 
-from handsolver.solver.commands import badugi, big2, golf, poker, sixcard
+from handsolver.models.cards import InputError
+from handsolver.solver.commands.common import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Interrupted,
+    error_line,
+    os_error_message,
+    strict_parameters,
+)
+
+# Every command: the module under handsolver.solver.commands whose register(app) adds it, and
+# its one-line summary for `handsolver --help` (a test checks it matches the command's own).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "badugi": (
+        "badugi",
+        "Judge a Badugi showdown (ace low; distinct ranks and suits play; more cards win).",
+    ),
+    "poker": (
+        "poker",
+        "Judge a standard poker showdown: category, the five cards that play, the winner(s).",
+    ),
+    "euler54": (
+        "poker",
+        "Project Euler 54: count Player 1's wins over lines of ten cards (five each).",
+    ),
+    "big2": ("big2", "Big 2: partition a hand into the fewest legal plays."),
+    "sixcard": (
+        "sixcard",
+        "The six-card game (16 cards, values 1-4): best splits, strategies, the equilibrium.",
+    ),
+    "verify": (
+        "golf",
+        "Run an answer program on a challenge's seed, adversarial and random cases.",
+    ),
+    "cases": (
+        "golf",
+        "Write a challenge's cases with a correct answer each, for testing elsewhere.",
+    ),
+}
 
 
-class OneLineErrors(TyperGroup):
-    """Usage errors (a bad option value, a missing argument) as one line on stderr, exit 2.
+def load_command(name: str) -> Any:
+    """The click command ``name``, built from its module (imported now, not at start-up)."""
+    import importlib
 
-    The commands report bad cards the same way (``commands.common.user_errors``), so
-    every kind of bad input looks alike and never shows a traceback or a boxed panel.
-    """
+    from typer.main import get_group
+
+    module = importlib.import_module(f"handsolver.solver.commands.{COMMANDS[name][0]}")
+    holder = typer.Typer(rich_markup_mode=None)
+    module.register(holder)
+    command = get_group(holder).commands[name]
+    strict_parameters(command)
+    return command
+
+
+_interrupted = False
+# What a failed write to standard output reports (a full disk, a closed pipe or descriptor).
+_OUTPUT_ERRORS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT, errno.EFBIG}
+
+
+def _on_interrupt(signum: int, frame: Any) -> None:
+    """Python's own Ctrl-C, remembered: whatever it breaks (an import of a C extension fails
+    with ImportError, say) is then reported as the interruption it is."""
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def _with_catch(run: Callable[[], Any]) -> int:
+    """Run the command line and turn every way it can end into an exit code and at most one
+    line on stderr."""
+    import signal
+
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_interrupt)
+    try:
+        return _exit_code(run)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _exit_code(run: Callable[[], Any]) -> int:
+    try:
+        code = run()
+        _flush_stdout()
+        if code == EXIT_INTERRUPTED and _interrupted:  # typer turned it into an exit code
+            _say("interrupted")
+        return code if isinstance(code, int) else 0
+    except typer.Exit as done:  # raised outside a command (help, --version)
+        _flush_stdout_quietly()
+        return done.exit_code
+    except ClickException as error:
+        _flush_stdout_quietly()
+        ctx = getattr(error, "ctx", None)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        if type(error).__name__ == "NoArgsIsHelpError":  # a command set no_args_is_help
+            message = "no arguments given"
+        else:
+            message = error.format_message()
+        error_line(f"{message}{hint}")
+        return error.exit_code
+    except InputError as error:  # bad input found while the work ran (a batch line, a cluster)
+        _flush_stdout_quietly()
+        error_line(str(error))
+        return EXIT_USAGE
+    except (Interrupted, KeyboardInterrupt) as stop:
+        _flush_stdout_quietly()
+        _say(str(stop) or "interrupted")
+        return EXIT_INTERRUPTED
+    except (OSError, _Failed) as failure:  # a write failed (a file's errors name the file)
+        cause = failure.error if isinstance(failure, _Failed) else failure
+        _silence_stdout()
+        if cause.filename is not None:
+            error_line(os_error_message(cause))
+        elif cause.errno in _OUTPUT_ERRORS:
+            error_line(f"cannot write to standard output: {cause.strerror or cause}")
+        else:
+            error_line(str(cause.strerror or cause))
+        return EXIT_USAGE
+    except Exception as error:  # a bug: one line, and the traceback only when asked for
+        if _interrupted:
+            _flush_stdout_quietly()
+            _say("interrupted")
+            return EXIT_INTERRUPTED
+        if os.environ.get("HANDSOLVER_TRACEBACK"):
+            raise
+        _flush_stdout_quietly()
+        error_line(
+            f"internal error ({type(error).__name__}: {error}); please report it, "
+            "with HANDSOLVER_TRACEBACK=1 for the details"
+        )
+        return EXIT_INTERNAL
+
+
+def _say(line: str) -> None:
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+def _flush_stdout() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _flush_stdout_quietly() -> None:
+    try:
+        _flush_stdout()
+    except (OSError, ValueError):
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """After a failed write to stdout, point it at /dev/null so the exit flush stays quiet."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+class _Failed(Exception):
+    """An OSError carried past typer, which would turn a broken pipe into a silent exit 1."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _ClosedStdout:
+    """Standing in for a closed stdout (``>&-``): the first write is a clear error."""
+
+    closed = False
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        raise ValueError("standard output is closed")
+
+
+class LazyCommands(TyperGroup):
+    """The root group: commands from :data:`COMMANDS`, loaded on use, and the one place where
+    every error, signal and failed write becomes one line and an exit code."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*super().list_commands(ctx), *COMMANDS]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name not in self.commands and name in COMMANDS:
+            self.commands[name] = load_command(name)
+        return super().get_command(ctx, name)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as error:
+            raise _Failed(error) from error
+        except KeyboardInterrupt:  # typer would exit 130 without a word
+            raise Interrupted("interrupted") from None
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = [(name, summary) for name, (_, summary) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def main(
         self,
@@ -29,30 +248,25 @@ class OneLineErrors(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        def run() -> Any:
+            return super(LazyCommands, self).main(
+                args, prog_name, complete_var, False, windows_expand_args, **extra
+            )
+
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-        try:
-            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
-        except ClickException as error:
-            # Bare `handsolver big2` has already printed its help; that is not an error line.
-            if type(error).__name__ != "NoArgsIsHelpError":
-                ctx = getattr(error, "ctx", None)
-                hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-                typer.echo(f"error: {error.format_message()}{hint}", err=True)
-            sys.exit(error.exit_code)
-        except typer.Abort:
-            typer.echo("Aborted.", err=True)
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
+            return run()
+        if sys.stdout is None:
+            sys.stdout = _ClosedStdout()
+        sys.exit(_with_catch(run))
 
 
 app = typer.Typer(
     name="handsolver",
-    cls=OneLineErrors,
+    cls=LazyCommands,
     help="Exact answers to hard questions about card hands.",
-    no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -82,9 +296,6 @@ def main(
 
     Cards are written rank then suit: ranks A 2-9 T J Q K (ten also 0 or 10), suits c d h s in
     either case, separated by spaces, commas or nothing.  Several hands in one argument are
-    separated by '-' or '|'.  Every command takes --json.
+    separated by '-' or '|'; '-' alone reads hands from standard input.  Every command takes
+    --json.  Errors are one line on stderr: exit 2 for bad input, 130 after Ctrl-C.
     """
-
-
-for _area in (badugi, poker, big2, sixcard, golf):
-    _area.register(app)

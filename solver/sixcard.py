@@ -22,6 +22,7 @@ import csv
 import io
 import json
 import math
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -197,6 +198,12 @@ def random_strategy(t: Tables) -> Strategy:
     return _strategy(t, "random", plays)
 
 
+# Limits on what a strategy spec or table file may ask for (listed in docs/cli.md).
+MAX_NESTING = 8  # best-response:best-response:... levels
+MAX_TABLE_BYTES = 1 << 20  # a table file's size
+MAX_NUMBER_DIGITS = 30  # digits in each part of a probability
+
+
 def strategy_from_spec(spec: str, t: Tables | None = None) -> Strategy:
     """``random``, ``sorted``, ``equilibrium``, ``best-response:X`` or a CSV/JSON table file.
 
@@ -210,44 +217,71 @@ best-response:X or a .csv/.json table file
     """
     t = t or tables()
     name = spec.strip()
+    depth = 0
+    while name.startswith("best-response:"):
+        name = name.removeprefix("best-response:").strip()
+        depth += 1
+        if depth > MAX_NESTING:
+            raise InputError(f"best-response: is nested more than {MAX_NESTING} deep")
+    strategy = _base_strategy(name, t)
+    for _ in range(depth):
+        strategy = best_response(t, strategy).strategy
+    return strategy
+
+
+def _base_strategy(name: str, t: Tables) -> Strategy:
     if name == "random":
         return random_strategy(t)
     if name == "sorted":
         return sorted_strategy(t)
     if name == "equilibrium":
         return equilibrium(t).strategy
-    if name.startswith("best-response:"):
-        target = strategy_from_spec(name.removeprefix("best-response:"), t)
-        return best_response(t, target).strategy
     path = Path(name)
     if path.suffix.lower() in (".csv", ".json") or path.is_file():
         return read_table(path, t)
+    shown = name if len(name) <= 60 else name[:45] + "..."
     raise InputError(
-        f"unknown strategy {spec!r}; use random, sorted, equilibrium, best-response:X "
+        f"unknown strategy {shown!r}; use random, sorted, equilibrium, best-response:X "
         "or a .csv/.json table file"
     )
 
 
 # --- tables on disk ---------------------------------------------------------------------------
 
+_DIGITS = f"[0-9]{{0,{MAX_NUMBER_DIGITS}}}"
+_PROBABILITY = re.compile(
+    rf"{_DIGITS}(?:/{_DIGITS})?|{_DIGITS}(?:\.{_DIGITS})?(?:[eE][+-]?[0-9]{{1,2}})?"
+)
+
 
 def _probability(text: object, where: str) -> Fraction:
+    """A probability written as a fraction or a decimal, in ASCII, of bounded size (so that
+    ``1e-999999999`` is refused instead of computing a billion-digit denominator)."""
+    written = str(text).strip()
+    if _PROBABILITY.fullmatch(written) is None or not any(c.isdigit() for c in written):
+        raise InputError(f"{where}: bad probability {written[:40]!r}")
     try:
-        value = Fraction(str(text).strip())
+        value = Fraction(written)
     except (ValueError, ZeroDivisionError):
-        raise InputError(f"{where}: bad probability {text!r}") from None
+        raise InputError(f"{where}: bad probability {written!r}") from None
     if not 0 <= value <= 1:
-        raise InputError(f"{where}: probability {text!r} is not between 0 and 1")
+        raise InputError(f"{where}: probability {written!r} is not between 0 and 1")
     return value
+
+
+def _ascii(text: str, where: str) -> str:
+    if not text.isascii():
+        raise InputError(f"{where}: {text[:40]!r} is not plain ASCII")
+    return text
 
 
 def _table_strategy(t: Tables, name: str, rows: Iterable[tuple[str, str, object]]) -> Strategy:
     """A strategy from (hand, split, probability) rows; every hand needs rows summing to 1."""
     dists: list[dict[int, Fraction]] = [{} for _ in t.hands]
     for hand_text, split_text, prob_text in rows:
-        where = f"{name}: hand {hand_text!r}"
-        hand = parse_hand(hand_text, t.game)
-        split = parse_split(split_text, t.game)
+        where = f"{name}: hand {hand_text[:40]!r}"
+        hand = parse_hand(_ascii(hand_text, name), t.game)
+        split = parse_split(_ascii(split_text, where), t.game)
         if split_hand(split) != hand:
             raise InputError(f"{where}: split {split_text!r} is not a split of this hand")
         s = t.split_index[split]
@@ -262,6 +296,20 @@ def _table_strategy(t: Tables, name: str, rows: Iterable[tuple[str, str, object]
     return _strategy(t, name, dists)
 
 
+def _table_text(path: Path) -> str:
+    """The file's text: at most :data:`MAX_TABLE_BYTES`, UTF-8, a byte order mark dropped."""
+    name = str(path)
+    with path.open("rb") as handle:
+        data = handle.read(MAX_TABLE_BYTES + 1)
+    if len(data) > MAX_TABLE_BYTES:
+        raise InputError(f"{name}: larger than {MAX_TABLE_BYTES:,} bytes; not a strategy table")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(f"{name}: line {line} is not UTF-8 text ({error.reason})") from None
+
+
 def read_table(path: Path, t: Tables | None = None) -> Strategy:
     """A strategy table from a file; every hand of the game must have an entry.
 
@@ -269,18 +317,22 @@ def read_table(path: Path, t: Tables | None = None) -> Strategy:
     mapping splits to probabilities (numbers or fraction strings).  CSV: rows
     ``hand,split[,probability]`` (probability 1 when left out; a header row is allowed); several
     rows for one hand make a mixture.  Hands and splits are written as
-    :mod:`~handsolver.models.sixcard` parses them, e.g. ``112234`` and ``234|12|1``.
+    :mod:`~handsolver.models.sixcard` parses them, e.g. ``112234`` and ``234|12|1``.  Numbers
+    are read exactly as written (``0.1`` is one tenth).
 
     :raises InputError: for a malformed file, an unknown hand or split, or a missing hand.
     """
     t = t or tables()
-    text = path.read_text(encoding="utf-8")
+    text = _table_text(path)
     name = str(path)
     if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
+            # Numbers stay text so that they are read exactly and never overflow a float.
+            data = json.loads(text, parse_float=str, parse_int=str)
         except json.JSONDecodeError as error:
             raise InputError(f"{name}: not JSON ({error.msg} at line {error.lineno})") from None
+        except RecursionError:
+            raise InputError(f"{name}: JSON nested too deeply for a strategy table") from None
         if isinstance(data, dict) and isinstance(data.get("table"), dict):
             data = data["table"]
         if not isinstance(data, dict):
@@ -289,21 +341,31 @@ def read_table(path: Path, t: Tables | None = None) -> Strategy:
         for hand_text, entry in data.items():
             if isinstance(entry, str):
                 rows.append((hand_text, entry, 1))
-            elif isinstance(entry, dict):
+            elif isinstance(entry, dict) and all(
+                isinstance(prob, str | int) for prob in entry.values()
+            ):
                 rows.extend((hand_text, str(split), prob) for split, prob in entry.items())
             else:
-                raise InputError(f"{name}: hand {hand_text!r} maps to {entry!r}, not a split")
+                shown = json.dumps(entry)[:40]
+                raise InputError(f"{name}: hand {hand_text[:40]!r} maps to {shown}, not a split")
         return _table_strategy(t, name, rows)
     csv_rows = []
-    for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
-        cells = [cell.strip() for cell in row]
-        if not any(cells) or cells[0].startswith("#"):
-            continue
-        if number == 1 and cells[0].lower() == "hand":
-            continue
-        if len(cells) not in (2, 3):
-            raise InputError(f"{name}: line {number} has {len(cells)} fields; need hand,split[,p]")
-        csv_rows.append((cells[0], cells[1], cells[2] if len(cells) == 3 else 1))
+    reader = csv.reader(io.StringIO(text))
+    try:
+        for row in reader:
+            number = reader.line_num
+            cells = [cell.strip() for cell in row]
+            if not any(cells) or cells[0].startswith("#"):
+                continue
+            if number == 1 and cells[0].lower() == "hand":
+                continue
+            if len(cells) not in (2, 3):
+                raise InputError(
+                    f"{name}: line {number} has {len(cells)} fields; need hand,split[,p]"
+                )
+            csv_rows.append((cells[0], cells[1], cells[2] if len(cells) == 3 else 1))
+    except csv.Error as error:
+        raise InputError(f"{name}: line {reader.line_num}: {error}") from None
     return _table_strategy(t, name, csv_rows)
 
 
@@ -612,7 +674,9 @@ def solve_split_model(
     """Solve a :func:`build_split_model` model; raise unless CP-SAT proves the optimum."""
     from ortools.sat.python import cp_model
 
-    solver = cp_model.CpSolver()
+    from handsolver.solver.interrupt import stoppable
+
+    solver = stoppable(cp_model.CpSolver())
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = workers
     solver.parameters.random_seed = seed

@@ -1,84 +1,183 @@
-"""``handsolver badugi``: who wins a Badugi showdown, and how strong each hand is."""
+"""``handsolver badugi``: who wins a Badugi showdown, and how strong each hand is.
+
+``badugi HAND...`` judges one deal (the ``showdown`` command); ``badugi batch FILE`` judges one
+deal a line and prints JSON lines.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from handsolver.solver.commands.common import print_json, print_table, strength_json, user_errors
+from handsolver.solver.commands.common import (
+    JsonOption,
+    SchedulerOption,
+    WorkersOption,
+    card_texts,
+    emit_lines,
+    numbered_lines,
+    print_json,
+    print_table,
+    strength_json,
+    user_errors,
+)
+from handsolver.solver.commands.groups import default_group
+from handsolver.solver.commands.table import Column
+
+if TYPE_CHECKING:
+    from handsolver.models.cards import Deal
+
+badugi_app = typer.Typer(
+    cls=default_group("showdown"),
+    name="badugi",
+    rich_markup_mode=None,
+    subcommand_metavar="HAND... | batch FILE",
+    help="Judge a Badugi showdown (ace low; distinct ranks and suits play; more cards win).\n\n"
+    "'badugi HAND...' judges one deal (the 'showdown' command); 'badugi batch FILE' one "
+    'deal a line.\n\nExample: handsolver badugi "3c 2s 4d Ah" "As 3h 2d 4h"',
+)
+
+HandsArgument = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="HAND...",
+        help="Two or more 4-card hands, one per argument or in one string split by '-' or '|'; "
+        "'-' reads them from standard input, one hand a line.",
+        show_default=False,
+    ),
+]
 
 
-def badugi(
-    hands: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="HAND...",
-            help="Two or more 4-card hands, one per argument or in one string split by '-' or '|'.",
-            show_default=False,
-        ),
-    ],
-    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-) -> None:
-    """Judge a Badugi showdown (ace low; distinct ranks and suits play; more cards win).
-
-    Example: handsolver badugi "3c 2s 4d Ah" "As 3h 2d 4h"
-    """
-    from handsolver.models.badugi import (
-        HAND_SIZE,
-        badugi_key,
-        describe_key,
-        played_cards,
-        strength,
-        winners,
-    )
+def parse_badugi_deal(texts: str | list[str]) -> Deal:
+    """Two or more distinct 4-card hands."""
+    from handsolver.models.badugi import HAND_SIZE
     from handsolver.models.cards import parse_deal
 
-    with user_errors():
-        deal = parse_deal(hands, hand_size=HAND_SIZE, min_hands=2)
+    return parse_deal(texts, hand_size=HAND_SIZE, min_hands=2)
+
+
+def deal_json(deal: Deal) -> dict[str, Any]:
+    """The JSON answer for one deal: winners, and each hand's played cards, value, strength."""
+    from handsolver.models.badugi import badugi_key, describe_key, played_cards, strength, winners
+
     fmt = deal.notation
     won = winners(deal.hands)
-    keys = [badugi_key(hand) for hand in deal.hands]
-    played = [fmt.card_strings(played_cards(hand)) for hand in deal.hands]
-    places = [strength(hand) for hand in deal.hands]
-    rows = list(enumerate(zip(deal.hands, played, keys, places, strict=True)))
-    if json_output:
-        hands_json = [
+    hands = []
+    for index, hand in enumerate(deal.hands):
+        plays = fmt.card_strings(played_cards(hand))
+        hands.append(
             {
                 "cards": fmt.card_strings(hand),
                 "played": plays,
                 "size": len(plays),
-                "value": describe_key(key),
-                **strength_json(place),
+                "value": describe_key(badugi_key(hand)),
+                **strength_json(strength(hand)),
                 "winner": index in won,
             }
-            for index, (hand, plays, key, place) in rows
-        ]
-        print_json({"winners": list(won), "draw": len(won) > 1, "hands": hands_json})
+        )
+    return {"winners": list(won), "draw": len(won) > 1, "hands": hands}
+
+
+@badugi_app.command("showdown")
+def showdown(hands: HandsArgument, json_output: JsonOption = False) -> None:
+    """Judge one Badugi deal: each hand's played cards, value and strength, and the winner(s).
+
+    Example: handsolver badugi "3c 2s 4d Ah" "As 3h 2d 4h"
+    """
+    with user_errors():
+        deal = parse_badugi_deal(card_texts(hands))
+    out = deal_json(deal)
+    if json_output:
+        print_json(out)
         return
+    fmt = deal.notation
     print_table(
         None,
-        ["#", "hand", "plays", "value", "class of 1,092", "beats", "ties", ""],
+        [
+            Column("#", keep=True),
+            Column("hand", keep=True),
+            Column("plays", keep=True),
+            Column("value", priority=1),
+            Column("class of 1,092", short="class", priority=0),
+            Column("beats", keep=True),
+            Column("ties", priority=2),
+            Column("", keep=True),
+        ],
         (
             [
                 index + 1,
                 fmt.format_cards(hand),
-                fmt.sep.join(plays),
-                describe_key(key),
-                place.hand_class,
-                f"{place.share_beaten:.2%}",
-                f"{place.share_tied:.3%}",
-                "wins" if index in won else "",
+                fmt.sep.join(row["played"]),
+                row["value"],
+                row["class"],
+                f"{row['beats_share']:.2%}",
+                f"{row['ties_share']:.3%}",
+                "wins" if row["winner"] else "",
             ]
-            for index, (hand, plays, key, place) in rows
+            for index, (hand, row) in enumerate(zip(deal.hands, out["hands"], strict=True))
         ),
     )
+    won = out["winners"]
     if len(won) > 1:
         typer.echo("Draw: hands " + ", ".join(str(i + 1) for i in won) + " split the pot.")
     else:
         typer.echo(f"Hand {won[0] + 1} wins: {fmt.format_cards(deal.hands[won[0]])}")
 
 
+def _judge_line(job: tuple[int, str, Deal]) -> str:
+    """One JSON line for one deal (top level, so worker processes can run it)."""
+    import json
+
+    number, text, deal = job
+    return json.dumps({"line": number, "deal": text, **deal_json(deal)})
+
+
+def read_deals(source: str, parse: Any) -> list[tuple[int, str, Any]]:
+    """(line number, text, parsed deal) for every deal line of ``source``, all checked before
+    any work starts; blank lines and ``#`` comments are skipped."""
+    from handsolver.models.cards import InputError
+
+    jobs = []
+    for number, line in numbered_lines(source):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            jobs.append((number, text, parse(text)))
+        except InputError as error:
+            raise InputError(f"line {number}: {error}") from None
+    return jobs
+
+
+@badugi_app.command("batch")
+def batch(
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="One deal a line (hands split by '|' or '-'), '-' for stdin; '#' comments.",
+            show_default=False,
+        ),
+    ],
+    workers: WorkersOption = 1,
+    scheduler: SchedulerOption = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
+    ] = True,
+) -> None:
+    """Judge many Badugi deals: one JSON object a line, in input order.
+
+    Example: handsolver badugi batch deals.txt --workers 2
+    """
+    from handsolver.solver.batch import run_batch
+
+    with user_errors():
+        jobs = read_deals(file, parse_badugi_deal)
+    lines = run_batch(_judge_line, jobs, workers=workers, scheduler=scheduler)
+    emit_lines(lines, len(jobs), "deals")
+
+
 def register(app: typer.Typer) -> None:
-    """Add the ``badugi`` command to ``app``."""
-    app.command(no_args_is_help=True)(badugi)
+    """Add the ``badugi`` command group to ``app``."""
+    app.add_typer(badugi_app, name="badugi")

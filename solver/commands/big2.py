@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections import Counter
-from collections.abc import Iterator
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
 from handsolver.models.cards import DECK, Deal, InputError, mask_of, parse_deal
 from handsolver.solver.big2 import (
@@ -30,39 +26,35 @@ from handsolver.solver.big2 import (
     fewest_plays,
 )
 from handsolver.solver.commands.common import (
+    JsonOption,
+    OutOption,
+    SchedulerOption,
+    SeedOption,
+    WorkersOption,
+    card_texts,
+    emit_lines,
+    numbered_lines,
     print_json,
     print_table,
     progress,
+    read_text,
     user_errors,
     write_atomic,
 )
-
-
-class DefaultCommandGroup(TyperGroup):
-    """A group that runs ``default_command`` when the first argument names no subcommand.
-
-    ``big2 AS 4H ...`` becomes ``big2 solve AS 4H ...``; ``big2 check ...`` and ``big2 --help``
-    keep their meaning.
-    """
-
-    default_command = "solve"
-
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
-            args = [self.default_command, *args]
-        result: list[str] = super().parse_args(ctx, args)
-        return result
-
+from handsolver.solver.commands.groups import default_group
 
 big2_app = typer.Typer(
-    cls=DefaultCommandGroup,
+    cls=default_group("solve"),
     name="big2",
-    no_args_is_help=True,
-    help=(
-        "Big 2: partition a hand into the fewest legal plays.  "
-        "'big2 HAND' solves (the 'solve' command); see also check, batch, stats."
-    ),
+    rich_markup_mode=None,
+    subcommand_metavar="HAND... | COMMAND [ARGS]...",
+    help="Big 2: partition a hand into the fewest legal plays.\n\n"
+    "'big2 HAND...' solves (the 'solve' command); see also check, batch, stats.",
 )
+
+MAX_TIME_LIMIT = 86_400.0
+MAX_LIMIT = 1_000_000
+MAX_DEALS = 10_000_000
 
 
 class PreferChoice(StrEnum):
@@ -78,16 +70,20 @@ class MethodChoice(StrEnum):
     plain = Method.PLAIN.value
 
 
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 PreferOption = Annotated[
     PreferChoice,
     typer.Option("--prefer", help="Which optimal partition to show when several tie."),
 ]
 TimeLimitOption = Annotated[
-    float, typer.Option("--time-limit", min=0.0, help="CP-SAT time limit in seconds.")
+    float,
+    typer.Option(
+        "--time-limit",
+        min=0.0,
+        max=MAX_TIME_LIMIT,
+        metavar="SECONDS",
+        help="CP-SAT time limit in seconds (0 to 86400).",
+    ),
 ]
-SeedOption = Annotated[int, typer.Option("--seed", help="CP-SAT random seed.")]
-WorkersOption = Annotated[int, typer.Option("--workers", min=1, help="CP-SAT workers.")]
 
 
 def _one_hand(texts: str | list[str]) -> Deal:
@@ -95,7 +91,24 @@ def _one_hand(texts: str | list[str]) -> Deal:
     deal = parse_deal(texts if isinstance(texts, str) else " ".join(texts))
     if len(deal.hands) != 1:
         raise InputError(f"give one hand, not {len(deal.hands)}")
+    if not deal.hands[0]:
+        raise InputError("no cards given")
     return deal
+
+
+def _balanced(answer: str) -> str:
+    """``answer`` if its brackets pair up, e.g. not ``[[AS, 4H``."""
+    closing = {")": "(", "]": "[", "}": "{"}
+    stack: list[str] = []
+    for char in answer:
+        if char in "([{":
+            stack.append(char)
+        elif char in closing:
+            if not stack or stack.pop() != closing[char]:
+                raise InputError(f"unbalanced {char!r} in the answer")
+    if stack:
+        raise InputError(f"unbalanced {stack[-1]!r} in the answer: it is never closed")
+    return answer
 
 
 def _result_json(result: Partition, deal: Deal) -> dict[str, Any]:
@@ -111,7 +124,15 @@ def _result_json(result: Partition, deal: Deal) -> dict[str, Any]:
 
 @big2_app.command("solve")
 def solve(
-    hand: Annotated[list[str], typer.Argument(help="The hand, e.g. 'AS,4H,6D,8C,7C'.")],
+    hand: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="HAND...",
+            help="The hand, e.g. 'AS,4H,6D,8C,7C' (several arguments are joined); '-' reads it "
+            "from standard input.",
+            show_default=False,
+        ),
+    ],
     as_json: JsonOption = False,
     prefer: PreferOption = PreferChoice.any,
     method: Annotated[
@@ -119,17 +140,25 @@ def solve(
     ] = MethodChoice.auto,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     seed: SeedOption = 0,
-    workers: WorkersOption = 1,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, max=256, help="CP-SAT search workers (1 to 256).")
+    ] = 1,
     every: Annotated[
         bool, typer.Option("--all", help="List every optimal partition (up to --limit).")
     ] = False,
     limit: Annotated[
-        int, typer.Option("--limit", min=1, help="At most this many partitions with --all.")
+        int,
+        typer.Option(
+            "--limit", min=1, max=MAX_LIMIT, help="At most this many partitions with --all."
+        ),
     ] = 100,
 ) -> None:
-    """The fewest plays that empty HAND (the default command): each play with its kind."""
+    """The fewest plays that empty HAND (the default command): each play with its kind.
+
+    Example: handsolver big2 "AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH"
+    """
     with user_errors():
-        deal = _one_hand(hand)
+        deal = _one_hand(card_texts(hand))
     mask = mask_of(deal.hands[0])
     result = fewest_plays(
         mask,
@@ -158,26 +187,40 @@ def solve(
         how_many = "exactly" if out["complete"] else "at least"
         # Without a proof of the count, the partitions listed are only the best found.
         kind = "optimal partitions" if result.optimal else "partitions of the best count found"
-        typer.echo(f"{how_many} {out['partitions']} {kind}")
+        shown = len(out["listed"])
+        showing = f", showing {shown} of {out['partitions']}" if shown < out["partitions"] else ""
+        typer.echo(f"{how_many} {out['partitions']} {kind}{showing}")
         for number, plays in enumerate(out["listed"], 1):
             typer.echo(f"  {number:>4}. " + " | ".join(" ".join(play) for play in plays))
 
 
 @big2_app.command("check")
 def check(
-    hand: Annotated[str, typer.Argument(help="The hand.")],
+    hand: Annotated[
+        str, typer.Argument(metavar="HAND", help="The hand ('-' for stdin).", show_default=False)
+    ],
     answer: Annotated[
-        str, typer.Argument(help="Claimed plays, e.g. 'ASAHAD8D8C, 4C, 7C' ('-' for stdin).")
+        str,
+        typer.Argument(
+            metavar="ANSWER",
+            help="Claimed plays, e.g. 'ASAHAD8D8C, 4C, 7C' ('-' for stdin).",
+            show_default=False,
+        ),
     ],
     as_json: JsonOption = False,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
 ) -> None:
-    """Is ANSWER a partition of HAND into legal plays, and the fewest?  Exit 0 only if both."""
+    """Is ANSWER a partition of HAND into legal plays, and the fewest?  Exit 0 only if both.
+
+    Example: handsolver big2 check "AS 4H 4C" "AS, 4H 4C"
+    """
     with user_errors():
-        deal = _one_hand(hand)
+        if hand.strip() == "-" and answer.strip() == "-":
+            raise InputError("standard input can be read once: give HAND or ANSWER as '-'")
+        deal = _one_hand(read_text("-") if hand.strip() == "-" else hand)
         verdict = check_answer_text(
             deal.hands[0],
-            sys.stdin.read() if answer == "-" else answer,
+            _balanced(read_text("-") if answer.strip() == "-" else answer),
             notation=deal.notation,
             time_limit=time_limit,
         )
@@ -212,13 +255,9 @@ def _solve_line(job: Job) -> str:
 
 
 def _read_jobs(source: str, seed: int, time_limit: float, prefer: str) -> list[Job]:
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{source!r} is not UTF-8 text: {error.reason}") from None
+    """Every hand of ``source``, all checked before any work starts."""
     jobs = []
-    # Editors on Windows may start a UTF-8 file with a byte order mark.
-    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
+    for number, line in numbered_lines(source):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
@@ -232,8 +271,16 @@ def _read_jobs(source: str, seed: int, time_limit: float, prefer: str) -> list[J
 
 @big2_app.command("batch")
 def batch(
-    file: Annotated[str, typer.Argument(help="One hand a line ('-' for stdin); '#' comments.")],
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Processes.")] = 1,
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="One hand a line ('-' for stdin); '#' comments.",
+            show_default=False,
+        ),
+    ],
+    workers: WorkersOption = 1,
+    scheduler: SchedulerOption = None,
     prefer: PreferOption = PreferChoice.any,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     seed: SeedOption = 0,
@@ -241,51 +288,72 @@ def batch(
         bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
     ] = True,
 ) -> None:
-    """Solve many hands: one JSON object a line, in input order."""
+    """Solve many hands: one JSON object a line, in input order.
+
+    Example: handsolver big2 batch hands.txt --workers 2
+    """
+    from handsolver.solver.batch import run_batch
+
     with user_errors():
         jobs = _read_jobs(file, seed, time_limit, prefer.value)
-    for line in progress(_run(jobs, workers), len(jobs), "big2"):
-        typer.echo(line)
+    lines = run_batch(_solve_line, jobs, workers=workers, scheduler=scheduler)
+    emit_lines(lines, len(jobs), "hands")
 
 
-def _run(jobs: list[Job], workers: int) -> Iterator[str]:
-    if workers == 1 or len(jobs) < 2:
-        yield from map(_solve_line, jobs)
-        return
-    from multiprocessing import Pool
-
-    with Pool(workers) as pool:
-        yield from pool.imap(_solve_line, jobs, chunksize=max(1, min(256, len(jobs) // workers)))
+def _count_plays(job: tuple[int, float]) -> tuple[int, bool]:
+    """The fewest plays of one hand and whether it is proven (top level, for the workers)."""
+    mask, time_limit = job
+    result = fewest_plays(mask, time_limit=time_limit)
+    return result.count, result.optimal
 
 
 @big2_app.command("stats")
 def stats(
-    deals: Annotated[int, typer.Option("--deals", min=1, help="Random hands to solve.")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random deals.")] = 0,
+    deals: Annotated[
+        int,
+        typer.Option(
+            "--deals", min=1, max=MAX_DEALS, help="Random hands to solve (at most 10**7)."
+        ),
+    ] = 1000,
+    seed: SeedOption = 0,
     hand_size: Annotated[
         int, typer.Option("--hand-size", min=1, max=52, help="Cards per hand.")
     ] = 13,
-    csv: Annotated[
-        Path | None, typer.Option("--csv", help="Also save the histogram as CSV.")
-    ] = None,
+    out: OutOption = None,
     as_json: JsonOption = False,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
+    workers: WorkersOption = 1,
+    scheduler: SchedulerOption = None,
 ) -> None:
-    """Distribution of the fewest plays over random hands dealt from a shuffled deck."""
+    """Distribution of the fewest plays over random hands dealt from a shuffled deck.
+
+    --out FILE also saves the histogram as CSV (plays,deals,share).
+
+    Example: handsolver big2 stats --deals 200 --workers 2
+    """
+    from handsolver.solver.batch import run_batch
+
     rng = random.Random(seed)
-    hands = (mask_of(rng.sample(DECK, hand_size)) for _ in range(deals))
+    jobs = ((mask_of(rng.sample(DECK, hand_size)), time_limit) for _ in range(deals))
     histogram: Counter[int] = Counter()
     proven = 0
-    for mask in progress(hands, deals, "big2 stats"):
-        result = fewest_plays(mask, time_limit=time_limit)
-        histogram[result.count] += 1
-        proven += result.optimal
+    done = 0
+    try:
+        results = run_batch(_count_plays, jobs, workers=workers, scheduler=scheduler)
+        for count, optimal in progress(results, deals, "big2 stats"):
+            histogram[count] += 1
+            proven += optimal
+            done += 1
+    except KeyboardInterrupt:
+        from handsolver.solver.commands.common import Interrupted
+
+        raise Interrupted(f"interrupted after {done} of {deals} hands") from None
     rows = sorted(histogram.items())
     mean = sum(plays * n for plays, n in rows) / deals
-    if csv is not None:
+    if out is not None:
         with user_errors():
             lines = ["plays,deals,share"] + [f"{p},{n},{n / deals:.6f}" for p, n in rows]
-            write_atomic(csv, "\n".join(lines) + "\n")
+            write_atomic(out, "\n".join(lines) + "\n")
     if as_json:
         print_json(
             {

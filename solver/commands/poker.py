@@ -6,13 +6,24 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
-from handsolver.solver.commands.common import print_json, print_table, strength_json, user_errors
+from handsolver.solver.commands.common import (
+    JsonOption,
+    SchedulerOption,
+    WorkersOption,
+    card_texts,
+    emit_lines,
+    numbered_lines,
+    print_json,
+    print_table,
+    strength_json,
+    user_errors,
+)
+from handsolver.solver.commands.groups import default_group
+from handsolver.solver.commands.table import Column
 
 if TYPE_CHECKING:
     from handsolver.models.cards import Card, Notation
@@ -21,16 +32,41 @@ if TYPE_CHECKING:
     Hand = tuple[Card, ...]
 
 
-def _showdown(hands: list[str], board: str | None) -> tuple[list[Hand], Hand, Notation]:
-    """Parse the hands (and the board, shared by all of them), every card distinct."""
+poker_app = typer.Typer(
+    cls=default_group("showdown"),
+    name="poker",
+    rich_markup_mode=None,
+    subcommand_metavar="HAND... | batch FILE",
+    help="Judge a standard poker showdown: category, the five cards that play, the winner(s).\n\n"
+    "'poker HAND...' judges one deal (the 'showdown' command); 'poker batch FILE' one deal a "
+    'line.\n\nExample: handsolver poker "8C TS KC 9H 4S" "7D 2S 5D 3S AC"',
+)
+
+
+class Showdown(NamedTuple):
+    """A parsed deal: every hand with the board added, the board, the notation written in."""
+
+    hands: list[Hand]
+    board: Hand
+    notation: Notation
+    has_board: bool
+
+
+def parse_showdown(hands: str | list[str], board: str | None = None) -> Showdown:
+    """Parse the hands (and the board, shared by all of them), every card distinct.
+
+    Without a board a hand has 5 to 7 cards and plays its best five.
+    """
     from handsolver.models.cards import CardParseError, parse_deal
 
     if board is None:
-        deal = parse_deal(hands, hand_size=5, min_hands=2)
-        return list(deal.hands), (), deal.notation
+        deal = parse_deal(hands, hand_size=(5, 7), min_hands=2)
+        return Showdown(list(deal.hands), (), deal.notation, False)
     # The board is one hand for parsing, whatever separators it was written with.
     board_text = board.replace("|", " ").replace("-", " ")
-    deal = parse_deal([*hands, board_text])
+    if not board_text.strip():
+        raise CardParseError("the board has no cards")
+    deal = parse_deal([*(hands if isinstance(hands, list) else [hands]), board_text])
     holes, shared = list(deal.hands[:-1]), deal.hands[-1]
     if len(holes) < 2:
         raise CardParseError(f"need at least 2 hands, got {len(holes)}")
@@ -40,88 +76,136 @@ def _showdown(hands: list[str], board: str | None) -> tuple[list[Hand], Hand, No
                 f"hand {deal.notation.format_cards(hole)!r} and the board make "
                 f"{len(hole) + len(shared)} cards; a poker hand needs 5 to 7"
             )
-    return [hole + shared for hole in holes], shared, deal.notation
+    return Showdown([hole + shared for hole in holes], shared, deal.notation, True)
 
 
-def poker(
+def showdown_json(deal: Showdown) -> dict[str, Any]:
+    """The JSON answer for one deal: winners, and each hand's best five and strength."""
+    from handsolver.models.poker import best_five, strength, winners
+
+    fmt = deal.notation
+    won = winners(deal.hands)
+    hands_json = []
+    for index, hand in enumerate(deal.hands):
+        best = best_five(hand)
+        hands_json.append(
+            {
+                "cards": fmt.card_strings(hand[: len(hand) - len(deal.board)]),
+                "played": fmt.card_strings(best.five),
+                "category": best.category,
+                "key": best.key,
+                **strength_json(strength(best.five)),
+                "winner": index in won,
+            }
+        )
+    out: dict[str, Any] = {"winners": won, "draw": len(won) > 1, "hands": hands_json}
+    if deal.has_board:
+        out["board"] = fmt.card_strings(deal.board)
+    return out
+
+
+@poker_app.command("showdown")
+def showdown(
     hands: Annotated[
         list[str],
         typer.Argument(
-            help="Two or more 5-card hands (hole cards with --board), one per argument or in "
-            "one string split by '-' or '|'.",
+            metavar="HAND...",
+            help="Two or more hands of 5 to 7 cards (each plays its best five), or hole cards "
+            "with --board; one per argument or in one string split by '-' or '|'; '-' reads "
+            "them from standard input, one hand a line.",
             show_default=False,
         ),
     ],
     board: Annotated[
         str | None,
-        typer.Option(help="Community cards added to every hand; each plays its best five."),
+        typer.Option(
+            metavar="CARDS", help="Community cards added to every hand; each plays its best five."
+        ),
     ] = None,
-    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_output: JsonOption = False,
 ) -> None:
-    """Judge a standard poker showdown: category, the five cards that play, the winner(s).
+    """Judge one poker deal: category, the five cards that play, the winner(s).
 
     Example: handsolver poker "8C TS KC 9H 4S" "7D 2S 5D 3S AC"
     """
-    from handsolver.models.poker import best_five, strength, winners
-
     with user_errors():
-        full_hands, shared, fmt = _showdown(hands, board)
-    won = winners(full_hands)
-    holes = [hand[: len(hand) - len(shared)] for hand in full_hands]
-    best = [best_five(hand) for hand in full_hands]
-    places = [strength(hand.five) for hand in best]
-    rows = list(enumerate(zip(holes, best, places, strict=True)))
+        deal = parse_showdown(card_texts(hands), board)
+    out = showdown_json(deal)
     if json_output:
-        hands_json = [
-            {
-                "cards": fmt.card_strings(hole),
-                "played": fmt.card_strings(hand.five),
-                "category": hand.category,
-                "key": hand.key,
-                **strength_json(place),
-                "winner": index in won,
-            }
-            for index, (hole, hand, place) in rows
-        ]
-        out: dict[str, Any] = {"winners": won, "draw": len(won) > 1, "hands": hands_json}
-        if board is not None:
-            out["board"] = fmt.card_strings(shared)
         print_json(out)
         return
-    if board is not None:
-        typer.echo(f"Board: {fmt.format_cards(shared)}")
+    fmt = deal.notation
+    if deal.has_board:
+        typer.echo(f"Board: {fmt.format_cards(deal.board)}")
     print_table(
         None,
-        ["#", "hand", "plays", "category", "class of 7,462", "beats", "ties", ""],
+        [
+            Column("#", keep=True),
+            Column("hand", keep=True),
+            Column("plays", keep=True),
+            Column("category", keep=True),
+            Column("class of 7,462", short="class", priority=0),
+            Column("beats", priority=2),
+            Column("ties", priority=1),
+            Column("", keep=True),
+        ],
         (
             [
                 index + 1,
-                fmt.format_cards(hole),
-                fmt.format_cards(hand.five),
-                hand.category,
-                place.hand_class,
-                f"{place.share_beaten:.2%}",
-                f"{place.share_tied:.3%}",
-                "wins" if index in won else "",
+                fmt.sep.join(row["cards"]),
+                fmt.sep.join(row["played"]),
+                row["category"],
+                row["class"],
+                f"{row['beats_share']:.2%}",
+                f"{row['ties_share']:.3%}",
+                "wins" if row["winner"] else "",
             ]
-            for index, (hole, hand, place) in rows
+            for index, row in enumerate(out["hands"])
         ),
     )
+    won = out["winners"]
     if len(won) > 1:
         typer.echo("Draw: hands " + ", ".join(str(i + 1) for i in won) + " split the pot.")
     else:
-        typer.echo(f"Hand {won[0] + 1} wins: {fmt.format_cards(holes[won[0]])}")
+        typer.echo(f"Hand {won[0] + 1} wins: {fmt.sep.join(out['hands'][won[0]]['cards'])}")
 
 
-def _read_text(source: str) -> str:
-    from handsolver.models.cards import InputError
+def _judge_line(job: tuple[int, str, Showdown]) -> str:
+    """One JSON line for one deal (top level, so worker processes can run it)."""
+    import json
 
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"{source!r} is not UTF-8 text: {error.reason}") from None
-    # Editors on Windows may start a UTF-8 file with a byte order mark.
-    return text.removeprefix("\ufeff")
+    number, text, deal = job
+    return json.dumps({"line": number, "deal": text, **showdown_json(deal)})
+
+
+@poker_app.command("batch")
+def batch(
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="One deal a line (hands of 5 to 7 cards split by '|' or '-'), '-' for stdin; "
+            "'#' comments.",
+            show_default=False,
+        ),
+    ],
+    workers: WorkersOption = 1,
+    scheduler: SchedulerOption = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
+    ] = True,
+) -> None:
+    """Judge many poker deals: one JSON object a line, in input order.
+
+    Example: handsolver poker batch deals.txt --workers 2
+    """
+    from handsolver.solver.batch import run_batch
+    from handsolver.solver.commands.badugi import read_deals
+
+    with user_errors():
+        jobs = read_deals(file, parse_showdown)
+    lines = run_batch(_judge_line, jobs, workers=workers, scheduler=scheduler)
+    emit_lines(lines, len(jobs), "deals")
 
 
 def _deal_json(deal: Euler54Deal, fmt: Notation) -> dict[str, Any]:
@@ -155,7 +239,7 @@ def euler54(
     details: Annotated[
         bool, typer.Option("--details", help="List every deal's categories and winner.")
     ] = False,
-    json_output: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    json_output: JsonOption = False,
 ) -> None:
     """Project Euler 54: count Player 1's wins over lines of ten cards (five each).
 
@@ -168,7 +252,7 @@ def euler54(
     from handsolver.models.poker import euler54 as play
 
     with user_errors():
-        lines = _read_text(source).splitlines()
+        lines = [line for _, line in numbered_lines(source)]
         result = play(lines, strict=strict)
     for bad in result.bad_lines:
         typer.echo(f"warning: line {bad.line}: {bad.error}", err=True)
@@ -194,6 +278,6 @@ def euler54(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``poker`` and ``euler54`` commands to ``app``."""
-    app.command(no_args_is_help=True)(poker)
-    app.command(no_args_is_help=True)(euler54)
+    """Add the ``poker`` command group and the ``euler54`` command to ``app``."""
+    app.add_typer(poker_app, name="poker")
+    app.command()(euler54)

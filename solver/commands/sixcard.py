@@ -15,23 +15,28 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from handsolver.solver.commands.common import (
+    JsonOption,
+    ascii_digits,
     fail,
     print_json,
     print_table,
     progress,
+    read_text,
     user_errors,
     write_atomic,
 )
+from handsolver.solver.commands.table import Column
 
 if TYPE_CHECKING:
     from handsolver.solver.sixcard import SplitScore, Strategy, Tables
 
 sixcard_app = typer.Typer(
     help="The six-card game (16 cards, values 1-4): best splits, strategies, the equilibrium.",
-    no_args_is_help=True,
+    rich_markup_mode=None,
 )
 
-JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object.")]
+MAX_ROUNDS = 10**9
+MAX_SEED = 2**32 - 1  # numpy's seed range
 StrategyHelp = "random, sorted, equilibrium, best-response:X, or a .csv/.json table file."
 
 
@@ -73,9 +78,21 @@ def _split_row(item: SplitScore, t: Tables) -> dict[str, Any]:
     }
 
 
+def _hand_text(text: str, what: str) -> str:
+    """A hand or split as typed, or read from stdin for ``-``; ASCII digits only."""
+    return ascii_digits(read_text("-").strip() if text.strip() == "-" else text, what)
+
+
 @sixcard_app.command()
 def split(
-    hand: Annotated[str, typer.Argument(help="Your six cards, e.g. 112234 or '1 1 2 2 3 4'.")],
+    hand: Annotated[
+        str,
+        typer.Argument(
+            metavar="HAND",
+            help="Your six cards, e.g. 112234 or '1 1 2 2 3 4' ('-' for stdin).",
+            show_default=False,
+        ),
+    ],
     vs_split: Annotated[
         str | None,
         typer.Option("--vs-split", help="The opponent's split, High|Middle|Low, e.g. 344|33|4."),
@@ -123,15 +140,15 @@ def split(
         fail("give --vs-split alone, or --vs-hand and/or --vs")
     with user_errors():
         t = tables()
-        mine = parse_hand(hand, t.game)
+        mine = parse_hand(_hand_text(hand, "hand"), t.game)
         theirs = None
         if vs_split is not None:
-            their_split = parse_split(vs_split, t.game)
+            their_split = parse_split(ascii_digits(vs_split, "split"), t.game)
             check_compatible(mine, tuple(sorted(c for part in their_split for c in part)), t.game)
             scenarios = scenarios_vs_split(t, their_split)
             against = f"split {format_split(their_split, t.game)}"
         elif vs_hand is not None:
-            theirs = parse_hand(vs_hand, t.game)
+            theirs = parse_hand(ascii_digits(vs_hand, "hand"), t.game)
             check_compatible(mine, theirs, t.game)
             opponent = strategy_from_spec(vs, t) if vs else None
             if opponent is None:
@@ -153,31 +170,50 @@ def split(
         result = solve_split_model(build_split_model(t, mine, scenarios))
         best = next(item for item in ranked if item.split == result.split)
         engine_note = f"CP-SAT {result.status}, {result.wall_time:.3f} s"
+    # The opponent's splits that can come up: how many of them beat each of my splits says
+    # more than the worst case, which is a loss for almost every split.
+    if scenarios:
+        columns = [s for s, p in scenarios if p]
+    else:
+        assert theirs is not None
+        columns = list(t.hand_splits[t.hand_index[theirs]])
+
+    def row(item: SplitScore) -> dict[str, Any]:
+        results = t.results[t.split_index[item.split], columns]
+        return {**_split_row(item, t), "loses_to": int((results == 0).sum()), "of": len(columns)}
+
     report: dict[str, Any] = {
         "hand": format_hand(mine, t.game),
         "against": against,
         "engine": engine.value,
-        "best": _split_row(best, t),
-        "splits": [_split_row(item, t) for item in ranked],
+        "best": row(best),
+        "splits": [row(item) for item in ranked],
     }
     if maximin is not None:
-        report["maximin"] = _split_row(maximin[0], t)
+        report["maximin"] = row(maximin[0])
     if json_output:
         print_json(report)
         return
     print_table(
         f"Splits of {report['hand']} against {against}",
-        ["split (High|Middle|Low)", "score", "%", "win", "draw", "worst"],
+        [
+            Column("split (High|Middle|Low)", short="split", keep=True),
+            Column("score", keep=True),
+            Column("%", keep=True),
+            Column("win", priority=1),
+            Column("draw", priority=0),
+            Column("loses to", keep=True),
+        ],
         (
             [
-                row["split"],
-                row["score"],
-                f"{row['percent']:.3f}",
-                row["win"],
-                row["draw"],
-                row["worst"],
+                item["split"],
+                item["score"],
+                f"{item['percent']:.3f}",
+                item["win"],
+                item["draw"],
+                f"{item['loses_to']} of {item['of']}",
             ]
-            for row in report["splits"]
+            for item in report["splits"]
         ),
     )
     typer.echo(
@@ -185,9 +221,10 @@ def split(
         f" = {report['best']['percent']:.4f}%"
     )
     if maximin is not None:
+        safe = report["maximin"]
         typer.echo(
-            f"Worst-case safe: {report['maximin']['split']}  never below "
-            f"{report['maximin']['worst']}"
+            f"Worst-case safe: {safe['split']}  never below {safe['worst']}; loses to "
+            f"{safe['loses_to']} of their {safe['of']} splits"
         )
 
 
@@ -234,7 +271,12 @@ def score(
 def strategy(
     vs: Annotated[str, typer.Option("--vs", help=f"The opponent's strategy: {StrategyHelp}")],
     out: Annotated[
-        Path | None, typer.Option(help="Write the table here (.csv, else JSON); reusable as X.")
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the table here (.csv, else JSON); reusable as a strategy.",
+        ),
     ] = None,
     json_output: JsonOption = False,
 ) -> None:
@@ -292,7 +334,12 @@ def strategy(
 @sixcard_app.command()
 def equilibrium(
     out: Annotated[
-        Path | None, typer.Option(help="Write the table here (.csv, else JSON); reusable as X.")
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the table here (.csv, else JSON); reusable as a strategy.",
+        ),
     ] = None,
     json_output: JsonOption = False,
 ) -> None:
@@ -345,8 +392,12 @@ def equilibrium(
 def simulate(
     me: Annotated[str, typer.Argument(help=f"The human's strategy: {StrategyHelp}")],
     opp: Annotated[str, typer.Argument(help="The computer's strategy.")],
-    rounds: Annotated[int, typer.Option(min=1, help="Rounds to play.")] = 100_000,
-    seed: Annotated[int, typer.Option(help="Random seed (numpy).")] = 0,
+    rounds: Annotated[
+        int, typer.Option(min=1, max=MAX_ROUNDS, help="Rounds to play (at most 10**9).")
+    ] = 100_000,
+    seed: Annotated[
+        int, typer.Option(min=0, max=MAX_SEED, help="Random seed (numpy, 0 to 2**32-1).")
+    ] = 0,
     json_output: JsonOption = False,
 ) -> None:
     """Play the seed's harness (main.m) ROUNDS times and compare with the exact score.

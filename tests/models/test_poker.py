@@ -30,7 +30,7 @@ from handsolver.models.poker import (
 )
 from handsolver.models.poker_batch import all_hands, rank_hands
 
-PE54 = Path(__file__).resolve().parents[3] / "shared" / "data" / "p054_poker.txt"
+PE54 = Path(__file__).resolve().parents[1] / "data" / "p054_poker.txt"
 
 
 def key(text: str) -> int:

@@ -32,7 +32,7 @@ from handsolver.solver.big2 import (
     solve_strong_model,
 )
 from handsolver.solver.cli import app
-from handsolver.solver.commands.big2 import DefaultCommandGroup
+from handsolver.solver.commands.big2 import big2_app
 
 runner = CliRunner()
 
@@ -375,7 +375,8 @@ def test_default_group_resolution() -> None:
     assert code == 0 and "check" in out and "stats" in out and "solve" in out
     code, out, _ = invoke("solve", "--help")
     assert code == 0 and "--prefer" in out
-    assert DefaultCommandGroup.default_command == "solve"
+    assert big2_app.info.cls.default_command == "solve"  # type: ignore[union-attr]
+    assert "--prefer" in invoke("--help")[1]  # the group's help shows the solve options
     # A hand is never mistaken for a subcommand, nor a subcommand for a hand.
     assert invoke("4c")[1].startswith("1 play (optimal)")
     assert invoke("check", "4c", "4c")[0] == 0
@@ -462,14 +463,14 @@ def test_cli_batch_reads_any_utf8_file_and_rejects_binary(tmp_path: Path) -> Non
     path.write_bytes(b"\xff\xfe5d")
     code, out, err = invoke("batch", str(path))
     assert code == 2 and err.strip().splitlines() == [
-        f"error: {str(path)!r} is not UTF-8 text: invalid start byte"
+        f"error: {str(path)!r}: line 1 is not UTF-8 text (invalid start byte)"
     ]
     assert "Traceback" not in out + err
 
 
 def test_cli_stats(tmp_path: Path) -> None:
     csv = tmp_path / "hist.csv"
-    code, out, _ = invoke("stats", "--deals", "200", "--seed", "4", "--json", "--csv", str(csv))
+    code, out, _ = invoke("stats", "--deals", "200", "--seed", "4", "--json", "--out", str(csv))
     report = json.loads(out)
     assert code == 0 and report["all_optimal"] is True
     assert sum(report["histogram"].values()) == 200

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from handsolver.solver.cli import app
 
-PE54 = Path(__file__).resolve().parents[3] / "shared" / "data" / "p054_poker.txt"
+PE54 = Path(__file__).resolve().parents[1] / "data" / "p054_poker.txt"
 runner = CliRunner()
 
 

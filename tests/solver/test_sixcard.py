@@ -28,6 +28,7 @@ from handsolver.models.sixcard import (
     hands,
     opponent_probability,
     parse_hand,
+    parse_split,
     splits,
 )
 from handsolver.solver.cli import app
@@ -62,7 +63,7 @@ SORTED = sorted_strategy(T)
 EQUILIBRIUM = equilibrium(T).strategy
 runner = CliRunner()
 
-SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "six-card-poker-puzzler.txt"
+SEED = Path(__file__).resolve().parents[1] / "data" / "six-card-poker-puzzler.txt"
 
 
 # --- independent brute force ------------------------------------------------------------------
@@ -467,6 +468,8 @@ def test_cli_split_forms() -> None:
         "win": "1",
         "draw": "0",
         "worst": "1",
+        "loses_to": 0,
+        "of": 1,
     }
     known_hand = cli_json("split", "1 1 2 2 3 4", "--vs-hand", "113344", "--vs", "sorted")
     assert known_hand["best"]["split"] == "234|11|2"
@@ -477,6 +480,13 @@ def test_cli_split_forms() -> None:
     assert "maximin" in known_hand
     worst_case = cli_json("split", "112234", "--vs-hand", "133444")
     assert worst_case["best"] == worst_case["maximin"]
+    # Each split says how many of the opponent's splits beat it, not only the worst case.
+    theirs = set(splits(parse_hand("133444")))
+    for row in worst_case["splits"]:
+        mine = parse_split(row["split"])
+        assert row["of"] == len(theirs)
+        assert row["loses_to"] == sum(harness_round(mine, other) == 0 for other in theirs)
+    assert len({row["loses_to"] for row in worst_case["splits"]}) > 1
     only_strategy = cli_json("split", "1,1,2,2,3,4", "--vs", "random")
     assert len(only_strategy["splits"]) == 24
     by_cp_sat = cli_json("split", "112234", "--vs", "random", "--engine", "cp-sat")

@@ -1,0 +1,46 @@
+"""Command groups with a default command: ``big2 HAND`` means ``big2 solve HAND``, ``badugi
+HANDS`` means ``badugi showdown HANDS``, while ``big2 batch FILE`` runs the subcommand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from typer.core import TyperGroup
+
+
+class DefaultCommandGroup(TyperGroup):
+    """A group that runs ``default_command`` when the first argument names no subcommand.
+
+    Its help lists the default command's options too, so ``big2 --help`` shows how to solve.
+    """
+
+    default_command = ""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if ctx.resilient_parsing and not args:  # completing: offer the subcommands too
+            return list(super().parse_args(ctx, args))
+        if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
+            args = [self.default_command, *args]
+        result: list[str] = super().parse_args(ctx, args)
+        return result
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        found: list[Any] = super().shell_complete(ctx, incomplete)
+        if incomplete.startswith("-"):  # the default command's options complete here too
+            found += self.commands[self.default_command].shell_complete(ctx, incomplete)
+        return found
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        super().format_options(ctx, formatter)
+        default = self.commands[self.default_command]
+        records = [param.get_help_record(ctx) for param in default.get_params(ctx)]
+        with formatter.section(
+            f"Options of '{ctx.command_path} {self.default_command}' (the default command)"
+        ):
+            formatter.write_dl([record for record in records if record is not None])
+
+
+def default_group(command: str) -> type[DefaultCommandGroup]:
+    """A :class:`DefaultCommandGroup` class whose default is ``command``."""
+    name = f"Default{command.title()}Group"
+    return type(name, (DefaultCommandGroup,), {"default_command": command})

@@ -1,0 +1,116 @@
+"""Human tables that read well at any width and in a pipe.
+
+A cell is never broken across lines (a hand stays on one row).  When a table is wider than the
+terminal, long headers give way to their short forms and then the less important columns are
+left out, most droppable first.  When stdout is not a terminal the table is plain aligned text
+with no rules, every column kept, so ``grep``, ``awk`` and ``cut -c`` can use it.
+
+>>> print(render_table(None, ["#", Column("hand", keep=True), "share"], [[1, "AS 4H", "50.0%"]]))
+#  hand   share
+1  AS 4H  50.0%
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+
+class Column(NamedTuple):
+    """A column: its header, a shorter header for narrow terminals, and how expendable it is.
+
+    ``keep`` columns are never dropped; the others go from the right when space runs out,
+    lowest ``priority`` first.
+    """
+
+    name: str
+    short: str | None = None
+    keep: bool = False
+    priority: int = 0
+
+
+_NUMBER = re.compile(r"[+-]?[0-9][0-9.,/]*%?|[+-]?\.[0-9]+%?")
+
+
+def _column(spec: str | Column, index: int) -> Column:
+    if isinstance(spec, Column):
+        return spec
+    # Without a Column spec: the first two columns (a number and the hand, in most tables) stay.
+    return Column(spec, keep=index < 2)
+
+
+def render_table(
+    title: str | None,
+    columns: Sequence[str | Column],
+    rows: Iterable[Iterable[object]],
+    *,
+    width: int | None = None,
+    rule: bool = False,
+) -> str:
+    """The table as text: fitted to ``width`` columns if given, a rule under the header if
+    ``rule``.  Numbers are right-aligned, text left-aligned, columns two spaces apart."""
+    specs = [_column(spec, i) for i, spec in enumerate(columns)]
+    cells = [[" ".join(str(cell).split()) for cell in row] for row in rows]
+    headers = [spec.name for spec in specs]
+    shown = list(range(len(specs)))
+
+    def widths() -> dict[int, int]:
+        return {i: max([len(headers[i]), *(len(row[i]) for row in cells)]) for i in shown}
+
+    def total() -> int:
+        return sum(widths().values()) + 2 * (len(shown) - 1)
+
+    if width is not None and total() > width:
+        headers = [spec.short or spec.name for spec in specs]
+        droppable = sorted(
+            (i for i in shown if not specs[i].keep), key=lambda i: (specs[i].priority, -i)
+        )
+        while total() > width and droppable:
+            shown.remove(droppable.pop(0))
+    sizes = widths()
+    right = {
+        i: bool(cells) and all(_NUMBER.fullmatch(row[i]) or not row[i] for row in cells)
+        for i in shown
+    }
+
+    def line(values: Sequence[str]) -> str:
+        parts = [
+            values[i].rjust(sizes[i]) if right[i] else values[i].ljust(sizes[i]) for i in shown
+        ]
+        return "  ".join(parts).rstrip()
+
+    out = [] if title is None else [title]
+    out.append(line(headers))
+    if rule:
+        out.append("  ".join("─" * sizes[i] for i in shown))
+    out.extend(line(row) for row in cells)
+    return "\n".join(out)
+
+
+def terminal_width() -> int | None:
+    """The width of the terminal stdout writes to, or None when stdout is not a terminal."""
+    try:
+        if not sys.stdout.isatty():
+            return None
+    except (AttributeError, ValueError, OSError):
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isascii() and columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns
+    except OSError:
+        return 80
+
+
+def print_table(
+    title: str | None, columns: Sequence[str | Column], rows: Iterable[Iterable[object]]
+) -> None:
+    """Print a table on stdout: fitted and ruled on a terminal, plain and complete in a pipe."""
+    import typer
+
+    width = terminal_width()
+    typer.echo(render_table(title, columns, rows, width=width, rule=width is not None))

@@ -1,0 +1,556 @@
+"""Bad input and faults, generated over every command of the app (issue 13).
+
+The commands are discovered from the app's command tree, so a command added later inherits every
+check here: which arguments take cards, files or strategies, and which options take numbers or
+an output path, is read from the parameters themselves (metavar, type, help text).
+
+Every case asserts the same promise: exit code 2 (or the documented code), exactly one stderr line
+starting with ``error:`` that names the bad token or path, no traceback, nothing on stdout, and no
+file or temporary file left behind.  Signals and output devices use real subprocesses, bounded in
+time by a generous limit that only guards against a hang (no assertion depends on speed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from handsolver.solver.cli import COMMANDS, app
+from handsolver.solver.commands.common import MAX_LINE, MAX_MESSAGE, StrictNumber
+
+runner = CliRunner()
+DATA = Path(__file__).resolve().parents[1] / "data"
+HAND = "3c 2s 4d Ah - As 3h 2d 4h"  # a deal every card command can parse as cards
+# A guard against hangs only: every process here normally ends in well under a second or two.
+HANG = 120
+
+# Known gaps in commands this module's owner may not change (solver/commands/golf.py): their
+# numeric options have no documented maximum yet.  Listed here so the gap stays visible.
+UNBOUNDED_KNOWN = {
+    ("verify", "--cases"): "golf.py: --cases has no maximum (10**12 cases run without end)",
+    ("verify", "--seed"): "golf.py: --seed has no maximum (Python's random takes any int)",
+    ("verify", "--timeout"): "golf.py: --timeout has no maximum",
+    ("verify", "--budget"): "golf.py: --budget has no maximum",
+    ("cases", "--cases"): "golf.py: --cases has no maximum (10**12 cases run without end)",
+    ("cases", "--seed"): "golf.py: --seed has no maximum (Python's random takes any int)",
+}
+
+
+# --- the command tree --------------------------------------------------------------------------
+
+
+def _leaves() -> Iterator[tuple[tuple[str, ...], Any]]:
+    root = get_command(app)
+    ctx = root.make_context("handsolver", ["--help"], resilient_parsing=True)
+
+    def walk(path: tuple[str, ...], command: Any) -> Iterator[tuple[tuple[str, ...], Any]]:
+        subcommands = getattr(command, "commands", None)
+        if subcommands is None:
+            yield path, command
+            return
+        for name in command.list_commands(ctx):
+            yield from walk((*path, name), command.get_command(ctx, name))
+
+    yield from walk((), root)
+
+
+LEAVES = dict(_leaves())
+PATHS = sorted(LEAVES)
+
+
+def _params(path: tuple[str, ...]) -> list[Any]:
+    return list(LEAVES[path].params)
+
+
+def _arguments(path: tuple[str, ...]) -> list[Any]:
+    return [p for p in _params(path) if p.param_type_name == "argument"]
+
+
+def _takes(path: tuple[str, ...], metavar: str) -> bool:
+    return any((p.metavar or "") == metavar for p in _arguments(path))
+
+
+def _strategy_params(path: tuple[str, ...]) -> list[Any]:
+    return [p for p in _params(path) if "best-response" in (getattr(p, "help", "") or "")]
+
+
+def _with_required(path: tuple[str, ...], extra: list[str], skip: Any = None) -> list[str]:
+    """``extra`` plus harmless values for the other required parameters of the command."""
+    args = list(extra)
+    for param in _params(path):
+        if not param.required or param is skip:
+            continue
+        value = "random" if param in _strategy_params(path) else "x"
+        if param.param_type_name == "argument":
+            args.append(value)
+        else:
+            args += [param.opts[0], value]
+    return args
+
+
+CARD_COMMANDS = [p for p in PATHS if _takes(p, "HAND...") or _takes(p, "HAND")]
+FILE_COMMANDS = [p for p in PATHS if _takes(p, "FILE")]
+STRATEGY_COMMANDS = [p for p in PATHS if _strategy_params(p)]
+NUMBER_OPTIONS = [
+    (path, param)
+    for path in PATHS
+    for param in _params(path)
+    if isinstance(param.type, StrictNumber)
+]
+OUT_COMMANDS = [p for p in PATHS if any("--out" in getattr(q, "opts", []) for q in _params(p))]
+
+
+def _id(path: tuple[str, ...]) -> str:
+    return " ".join(path)
+
+
+# --- the promise -------------------------------------------------------------------------------
+
+
+def assert_one_error(
+    code: int, out: str, err: str, *, names: str | None = None, expect: int = 2
+) -> str:
+    assert code == expect, (code, out, err)
+    assert out == "", out
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    (line,) = lines
+    assert line.startswith("error: "), line
+    assert "Traceback" not in err
+    assert len(line) <= len("error: ") + MAX_MESSAGE
+    if names is not None:
+        assert names in line, (names, line)
+    return line
+
+
+def invoke(args: list[str], stdin: str | bytes | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, args, input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_err(args: list[str], redirect: str, tmp: Path) -> tuple[int, str]:
+    """Run with a shell redirection of stdout; stderr is captured in a file."""
+    err = tmp / "stderr.txt"
+    command = [sys.executable, "-m", "handsolver.solver", *args]
+    done = subprocess.run(
+        ["sh", "-c", '"$@" ' + redirect + f" 2>{err}", "sh", *command], timeout=HANG
+    )
+    return done.returncode, err.read_text()
+
+
+# --- class 10: no arguments --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", PATHS, ids=_id)
+def test_no_arguments_is_one_line_with_a_hint(path: tuple[str, ...]) -> None:
+    if not any(p.required for p in _params(path)):
+        pytest.skip("runs without arguments")
+    code, out, err = invoke(list(path))
+    line = assert_one_error(code, out, err)
+    assert "--help" in line
+
+
+@pytest.mark.parametrize("group", ["big2", "badugi", "poker", "sixcard"])
+def test_a_bare_group_is_one_line(group: str) -> None:
+    code, out, err = invoke([group])
+    assert "--help" in assert_one_error(code, out, err)
+
+
+def test_bare_handsolver_is_one_line() -> None:
+    code, out, err = invoke([])
+    assert "--help" in assert_one_error(code, out, err)
+
+
+def test_every_command_has_its_own_help_with_its_options() -> None:
+    for path in PATHS:
+        code, out, _ = invoke([*path, "--help"])
+        assert code == 0 and out.startswith("Usage:"), path
+        for param in _params(path):
+            for opt in getattr(param, "opts", []):
+                if param.param_type_name == "option" and not param.hidden:
+                    assert opt in out, (path, opt)
+
+
+def test_root_summaries_match_the_commands() -> None:
+    root = get_command(app)
+    ctx = root.make_context("handsolver", ["--help"], resilient_parsing=True)
+    for name, (_, summary) in COMMANDS.items():
+        command = root.get_command(ctx, name)
+        assert summary.rstrip(".") in " ".join((command.help or "").split()), name
+
+
+# --- class 3: numbers --------------------------------------------------------------------------
+
+BAD_NUMBERS = ["10" * 20, "1" * 5000, "²", "٣", "nan", "inf", "-inf", "1e999", "x", "", "0x10"]
+
+
+@pytest.mark.parametrize(
+    ("path", "param"), NUMBER_OPTIONS, ids=[f"{_id(p)} {q.opts[0]}" for p, q in NUMBER_OPTIONS]
+)
+def test_numbers_are_checked_at_the_edge(path: tuple[str, ...], param: Any) -> None:
+    option = param.opts[0]
+    values = list(BAD_NUMBERS)
+    if param.type.min is not None:
+        values.append(str(param.type.min - 1))
+    if param.type.max is not None:
+        values.append(str(param.type.max + 1))
+    elif (_id(path), option) not in UNBOUNDED_KNOWN:
+        pytest.fail(f"{_id(path)} {option} has no documented maximum")
+    for value in values:
+        code, out, err = invoke(_with_required(path, [*path, option, value], skip=param))
+        assert_one_error(code, out, err, names=option)
+
+
+@settings(max_examples=40)
+@given(st.text(alphabet=st.characters(categories=["Nd", "No"]), min_size=1, max_size=8))
+def test_unicode_digits_are_not_numbers(text: str) -> None:
+    if text.isascii():
+        return
+    code, out, err = invoke(["big2", "stats", "--deals", text])
+    assert_one_error(code, out, err, names="--deals")
+
+
+# --- classes 4, 8, 10: card tokens -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", CARD_COMMANDS, ids=_id)
+def test_bad_cards_are_named_and_capped(path: tuple[str, ...]) -> None:
+    for bad in ["Zz" * 50_000, "AS 4X", "AS AS", ",", "²S", "1" * 5000, "A" + "s" * 100_000]:
+        code, out, err = invoke(_with_required(path, [*path, bad], skip=_arguments(path)[0]))
+        line = assert_one_error(code, out, err)  # also: at most one short line
+        assert "'" in line or "no cards" in line, line  # names the token (or its absence)
+
+
+def test_sixcard_hands_take_ascii_digits_only() -> None:
+    for bad in ["²11223", "١١٢٢٣٤", "1" * 5000]:
+        code, out, err = invoke(["sixcard", "split", bad])
+        assert_one_error(code, out, err)
+    code, out, err = invoke(["sixcard", "split", "112234", "--vs-hand", "²33444"])
+    assert_one_error(code, out, err, names="'²")
+
+
+def test_zero_cards_is_an_error_everywhere() -> None:
+    assert_one_error(*invoke(["big2", ","]), names="no cards")
+    assert_one_error(*invoke(["big2", "batch", "-"], stdin=",\n"), names="line 1: no cards")
+
+
+def test_an_unbalanced_bracket_is_refused() -> None:
+    line = assert_one_error(*invoke(["big2", "check", "AS 4H", "[[AS, 4H"]))
+    assert "'['" in line
+    assert invoke(["big2", "check", "AS 4H", "[[AS], [4H]]"])[0] == 0
+
+
+# --- classes 1, 2, 10: input files and stdin -----------------------------------------------------
+
+
+def _file_args(path: tuple[str, ...], source: str) -> list[str]:
+    return _with_required(path, [*path, source], skip=_arguments(path)[0])
+
+
+@pytest.mark.parametrize("path", FILE_COMMANDS, ids=_id)
+def test_unreadable_inputs_name_the_path(path: tuple[str, ...], tmp_path: Path) -> None:
+    missing = tmp_path / "missing.txt"
+    assert_one_error(*invoke(_file_args(path, str(missing))), names=str(missing))
+    assert_one_error(*invoke(_file_args(path, str(tmp_path))), names=str(tmp_path))
+    assert_one_error(*invoke(_file_args(path, "/dev/zero")), names="'/dev/zero': line 1")
+    long_line = tmp_path / "long.txt"
+    long_line.write_text("AS " * MAX_LINE + "\n")
+    assert_one_error(*invoke(_file_args(path, str(long_line))), names="line 1 is longer")
+
+
+@pytest.mark.parametrize("path", FILE_COMMANDS, ids=_id)
+def test_files_and_stdin_read_alike(path: tuple[str, ...], tmp_path: Path) -> None:
+    binary = b"AS 4H\n\xff\xfe\n"
+    source = tmp_path / "binary.txt"
+    source.write_bytes(binary)
+    from_file = assert_one_error(*invoke(_file_args(path, str(source))), names="line 2")
+    from_stdin = assert_one_error(*invoke(_file_args(path, "-"), stdin=binary), names="line 2")
+    assert from_file.replace(repr(str(source)), "standard input") == from_stdin
+    # A byte order mark is dropped from both.
+    good = (DATA / "p054_poker.txt").read_text().splitlines()[0] + "\n"
+    source.write_bytes(b"\xef\xbb\xbf" + good.encode())
+    code_file, out_file, _ = invoke(_file_args(path, str(source)))
+    code_stdin, out_stdin, _ = invoke(_file_args(path, "-"), stdin=b"\xef\xbb\xbf" + good.encode())
+    assert (code_file, out_file) == (code_stdin, out_stdin)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["euler54", "-"], ["big2", "batch", "-"], ["big2", "check", "AS 4H", "-"], ["badugi", "-"]],
+    ids=" ".join,
+)
+def test_a_closed_stdin_is_one_line(args: list[str], tmp_path: Path) -> None:
+    code, err = run_err(args, "0<&- >/dev/null", tmp_path)
+    assert code == 2 and err.startswith("error: standard input is closed") and err.count("\n") == 1
+
+
+def test_every_card_command_takes_stdin() -> None:
+    for path in CARD_COMMANDS:
+        if path[-1] in ("split", "check"):
+            continue
+        code, out, err = invoke([*path, "-"], stdin="3c 2s 4d Ah\nAs 3h 2d 4h\n")
+        assert code in (0, 2), (path, err)
+        assert "no cards given" not in err, path
+    split = invoke(["sixcard", "split", "-", "--vs-split", "113|34|4"], stdin="112234\n")
+    assert split[0] == 0 and "234|11|2" in split[1]
+    check = invoke(["big2", "check", "-", "AS, 4H 4C"], stdin="AS 4H 4C\n")
+    assert check[0] == 0 and "optimal: yes" in check[1]
+
+
+# --- class 5: strategy files -------------------------------------------------------------------
+
+
+def _strategy_files(tmp: Path) -> dict[str, tuple[Path | str, str]]:
+    """Hostile strategies and a word their error must contain."""
+    files: dict[str, tuple[Path | str, str]] = {}
+    nested = tmp / "nested.json"
+    nested.write_text("[" * 100_000 + "]" * 100_000)
+    files["nested"] = (nested, "nested.json")
+    latin = tmp / "latin.csv"
+    latin.write_bytes("112234,234|12|1,1\n1122\xe9,x\n".encode("latin-1"))
+    files["latin csv"] = (latin, "line 2")
+    latin_json = tmp / "latin.json"
+    latin_json.write_bytes(b'{"112234": "234|12|1\xe9"}')
+    files["latin json"] = (latin_json, "latin.json")
+    field = tmp / "field.csv"
+    field.write_text("112234," + "1" * 200_000 + "\n")
+    files["field"] = (field, "field.csv")
+    tiny = tmp / "tiny.csv"
+    tiny.write_text("112234,234|12|1,1e-999999999\n")
+    files["exponent"] = (tiny, "bad probability")
+    big = tmp / "big.csv"
+    big.write_text("# padding\n" * 200_000)
+    files["size"] = (big, "larger than")
+    superscript = tmp / "super.csv"
+    superscript.write_text("11223²,234|12|1\n")
+    files["digits"] = (superscript, "super.csv")
+    files["deep best-response"] = ("best-response:" * 1500 + "random", "nested")
+    return files
+
+
+@pytest.mark.parametrize("path", STRATEGY_COMMANDS, ids=_id)
+def test_hostile_strategy_files(path: tuple[str, ...], tmp_path: Path) -> None:
+    param = _strategy_params(path)[0]
+    for what, (source, named) in _strategy_files(tmp_path).items():
+        if path[-1] == "split":
+            args = [*path, "112234", param.opts[0], str(source)]
+        elif param.param_type_name == "argument":
+            args = _with_required(path, [*path, str(source)], skip=param)
+        else:
+            args = _with_required(path, [*path, param.opts[0], str(source)], skip=param)
+        code, out, err = invoke(args)
+        assert_one_error(code, out, err, names=named), what
+
+
+# --- classes 6, 7: output --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", OUT_COMMANDS, ids=_id)
+def test_bad_out_paths_name_the_users_path(path: tuple[str, ...], tmp_path: Path) -> None:
+    if path[0] == "cases":
+        base = ["cases", "badugi", "--cases", "1"]
+    elif path[-1] == "stats":
+        base = [*path, "--deals", "2"]
+    elif path[-1] == "strategy":
+        base = [*path, "--vs", "sorted"]
+    else:
+        base = list(path)
+    for given_path in ["", ".", str(tmp_path), str(tmp_path / "no" / "x.csv")]:
+        code, out, err = invoke([*base, "--out", given_path])
+        assert_one_error(code, out, err, names=repr(given_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert_one_error(*invoke([*base, "--out", "/dev/full"]), names="No space left on device")
+    # The user's umask, and an existing file keeps its mode; a symlink is written through.
+    target = tmp_path / "result.csv"
+    old = os.umask(0o022)
+    try:
+        assert invoke([*base, "--out", str(target)])[0] == 0
+        assert target.stat().st_mode & 0o777 == 0o644
+        target.chmod(0o640)
+        assert invoke([*base, "--out", str(target)])[0] == 0
+        assert target.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    target.write_text("old")
+    assert invoke([*base, "--out", str(link)])[0] == 0
+    assert link.is_symlink() and target.read_text() != "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.csv", "result.csv"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["poker", "8C TS KC 9H 4S", "7D 2S 5D 3S AC"],
+        ["badugi", "3c 2s 4d Ah", "As 3h 2d 4h"],
+        ["euler54", str(DATA / "p054_poker.txt")],
+        ["big2", "batch", str(DATA / "p054_poker.txt")],
+        ["sixcard", "export-matlab", "sorted"],
+        ["sixcard", "split", "112234", "--vs-hand", "133444"],
+        ["big2", "AS 4H 4C"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
+def test_a_full_disk_on_stdout_is_one_line(args: list[str], tmp_path: Path) -> None:
+    if args[:2] == ["big2", "batch"]:
+        hands = tmp_path / "hands.txt"
+        hands.write_text("AS 4H\n" * 5000)
+        args = ["big2", "batch", str(hands)]
+    code, err = run_err(args, ">/dev/full", tmp_path)
+    assert code == 2, err
+    assert err == "error: cannot write to standard output: No space left on device\n"
+
+
+def test_a_broken_pipe_is_one_line(tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("AS 4H\n" * 20_000)
+    command = [sys.executable, "-m", "handsolver.solver", "big2", "batch", str(hands)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    _, err = process.communicate(timeout=HANG)
+    assert process.returncode == 2
+    assert err.decode() == "error: cannot write to standard output: Broken pipe\n"
+
+
+# --- class 9: Ctrl-C ---------------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _interrupt(args: list[str], ready: str) -> tuple[int, list[str], str]:
+    """Start the command in its own process group, wait until it is working (a first output
+    line, or worker processes started), send SIGINT to the group as a terminal's Ctrl-C does,
+    and return the exit code, stdout lines and stderr."""
+    command = [sys.executable, "-m", "handsolver.solver", *args]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = b""
+    if ready == "line":
+        first = process.stdout.readline()
+        assert first, process.stderr.read()
+    else:
+        deadline = time.monotonic() + HANG
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)
+    rest = process.stdout.read()  # buffered, after the buffered readline above
+    err = process.stderr.read()
+    process.wait(timeout=HANG)
+    process.stdout.close()
+    process.stderr.close()
+    with pytest.raises(ProcessLookupError):  # no worker is left in the group
+        for _ in range(100):
+            os.killpg(process.pid, 0)
+            time.sleep(0.1)
+    lines = (first + rest).decode().splitlines()
+    return process.returncode, lines, err.decode()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_in_a_batch(workers: str, tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    # 13-card hands take milliseconds each: thousands keep the batch busy when the signal comes.
+    hands.write_text("AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH\n" * 20_000)
+    code, lines, err = _interrupt(["big2", "batch", str(hands), "--workers", workers], "line")
+    assert code == 130, err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("interrupted after ") and err.rstrip().endswith("of 20000 hands")
+    for line in lines:  # every line printed is complete
+        assert json.loads(line)["count"] == 5
+    assert err == f"interrupted after {len(lines)} of 20000 hands\n"  # counts what was printed
+
+
+def test_ctrl_c_in_stats_with_workers() -> None:
+    code, lines, err = _interrupt(
+        ["big2", "stats", "--deals", "1000000", "--workers", "2", "--json"], "workers"
+    )
+    assert code == 130, err
+    assert lines == []
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("interrupted")
+
+
+def test_ctrl_c_stops_a_cp_sat_search() -> None:
+    """OR-Tools would end the search as if timed out and print an unproven answer; the command
+    must stop, say "interrupted" and exit 130 instead."""
+    rng = __import__("random").Random(1)
+    deck = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+    hand = " ".join(rng.sample(deck, 40))
+    args = ["big2", "--all", "--limit", "1000000", "--time-limit", "600", hand]
+    command = [sys.executable, "-m", "handsolver.solver", *args]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    maps = Path(f"/proc/{process.pid}/maps")
+    deadline = time.monotonic() + HANG
+    while "ortools" not in maps.read_text() and time.monotonic() < deadline:
+        time.sleep(0.05)  # waiting for the search to be set up, not a timing assertion
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=HANG)
+    assert (process.returncode, out, err) == (130, b"", b"interrupted\n")
+
+
+def _samples(path: tuple[str, ...], tmp: Path) -> list[tuple[list[str], str | None]]:
+    """A few generated bad command lines for ``path`` and what their error must name."""
+    samples: list[tuple[list[str], str | None]] = []
+    if any(p.required for p in _params(path)):
+        samples.append((list(path), "--help"))
+    numbers = [param for where, param in NUMBER_OPTIONS if where == path]
+    if numbers:
+        option = numbers[0]
+        samples.append((_with_required(path, [*path, option.opts[0], "1e999"], option), "1e999"))
+    if path in FILE_COMMANDS:
+        missing = str(tmp / "missing.txt")
+        samples.append((_file_args(path, missing), missing))
+    if path in CARD_COMMANDS:
+        samples.append((_with_required(path, [*path, "Zz" * 50_000], _arguments(path)[0]), "'"))
+    return samples
+
+
+@pytest.mark.parametrize("path", PATHS, ids=_id)
+def test_the_real_program_keeps_the_promise(path: tuple[str, ...], tmp_path: Path) -> None:
+    """The same generated classes through the installed entry point, in a real process."""
+    for args, named in _samples(path, tmp_path):
+        done = subprocess.run(
+            [sys.executable, "-m", "handsolver.solver", *args],
+            capture_output=True,
+            text=True,
+            timeout=HANG,
+            cwd=tmp_path,
+        )
+        assert_one_error(done.returncode, done.stdout, done.stderr, names=named)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no file or temporary file left
+
+
+def test_a_closed_stdout_is_one_line(tmp_path: Path) -> None:
+    code, err = run_err(["badugi", "3c 2s 4d Ah", "As 3h 2d 4h"], ">&-", tmp_path)
+    assert (code, err) == (2, "error: cannot write to standard output: it is closed\n")

@@ -1,0 +1,238 @@
+"""run_batch: the same answers in input order here, on a local pool and on a Dask cluster; the
+badugi and poker batch commands against their one-deal commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from handsolver.models.cards import InputError
+from handsolver.solver import batch
+from handsolver.solver.batch import run_batch
+from handsolver.solver.cli import app
+
+runner = CliRunner()
+
+
+def square(n: int) -> int:
+    return n * n
+
+
+def fail_on_seven(n: int) -> int:
+    if n == 7:
+        raise ValueError("seven")
+    return n
+
+
+def test_local_pool_keeps_input_order_for_lists_and_generators() -> None:
+    jobs = list(range(-500, 500))
+    expected = [n * n for n in jobs]
+    assert list(run_batch(square, jobs, workers=2)) == expected
+    assert list(run_batch(square, iter(jobs), workers=3, chunksize=7)) == expected
+    assert list(run_batch(square, [], workers=2)) == []
+
+
+def test_a_generator_is_consumed_only_as_results_are_taken() -> None:
+    taken = 0
+
+    def jobs() -> Iterator[int]:
+        nonlocal taken
+        for n in range(10**9):
+            taken += 1
+            yield n
+
+    results = run_batch(square, jobs(), workers=2, chunksize=4)
+    assert [next(results) for _ in range(10)] == [n * n for n in range(10)]
+    bound = 4 * 2 * batch.IN_FLIGHT_PER_WORKER + 4
+    assert taken <= 10 + bound  # bounded in flight, never the whole list
+    results.close()  # stops the pool
+
+
+def test_a_worker_error_reaches_the_caller() -> None:
+    with pytest.raises(ValueError, match="seven"):
+        list(run_batch(fail_on_seven, range(20), workers=2, chunksize=3))
+
+
+def test_ctrl_c_stops_the_pool_and_leaves_no_worker(tmp_path: Path) -> None:
+    script = tmp_path / "run.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import os, sys, time
+            from handsolver.solver.batch import run_batch
+
+            def slow(n):
+                time.sleep(0.2)
+                return n
+
+            if __name__ == "__main__":
+                try:
+                    for result in run_batch(slow, range(10_000), workers=2, chunksize=1):
+                        print(result, flush=True)
+                except KeyboardInterrupt:
+                    print("stopped", flush=True)
+                    sys.exit(130)
+            """
+        )
+    )
+    process = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    assert process.stdout.readline().strip() == b"0"
+    os.killpg(process.pid, signal.SIGINT)
+    rest = process.stdout.read().decode()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 130
+    process.stdout.close()
+    process.stderr.close()
+    # (this script's own print may be cut by the signal: the CLI guards its lines, not this)
+    assert rest.endswith("stopped\n") and "Traceback" not in err and "KeyboardInterrupt" not in err
+    with pytest.raises(ProcessLookupError):  # no worker left in the process group
+        os.killpg(process.pid, 0)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as local:
+        yield local.scheduler_address
+
+
+def test_dask_cluster_keeps_input_order(cluster: str) -> None:
+    jobs = list(range(300))
+    assert list(run_batch(square, jobs, scheduler=cluster)) == [n * n for n in jobs]
+    assert list(run_batch(square, iter(jobs), scheduler=cluster, chunksize=1)) == [
+        n * n for n in jobs
+    ]
+
+
+def test_dask_bounds_the_work_in_flight(cluster: str) -> None:
+    taken = 0
+
+    def jobs() -> Iterator[int]:
+        nonlocal taken
+        for n in range(10**9):
+            taken += 1
+            yield n
+
+    results = run_batch(square, jobs(), scheduler=cluster, chunksize=2)
+    assert [next(results) for _ in range(5)] == [0, 1, 4, 9, 16]
+    assert taken <= 5 + 2 * 2 * batch.IN_FLIGHT_PER_WORKER + 2
+    results.close()
+
+
+def test_an_unreachable_scheduler_is_bad_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(batch, "CONNECT_TIMEOUT", "0.5s")
+    with pytest.raises(InputError, match="cannot reach the Dask scheduler"):
+        list(run_batch(square, [1], scheduler="tcp://127.0.0.1:9"))
+
+
+def test_batch_commands_on_a_cluster_match_the_local_answers(cluster: str, tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("AS 4H 4C\n# a comment\n\n3c 3d 3h 3s 4c\n")
+    local = runner.invoke(app, ["big2", "batch", str(hands)])
+    remote = runner.invoke(app, ["big2", "batch", str(hands), "--scheduler", cluster])
+    assert local.exit_code == remote.exit_code == 0, remote.stderr
+    assert local.stdout == remote.stdout
+    stats = ["big2", "stats", "--deals", "30", "--hand-size", "6", "--json"]
+    assert (
+        runner.invoke(app, [*stats, "--scheduler", cluster]).stdout
+        == runner.invoke(app, stats).stdout
+        == runner.invoke(app, [*stats, "--workers", "2"]).stdout
+    )
+
+
+# --- badugi batch and poker batch ------------------------------------------------------------
+
+
+def _deals(game: str, count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    deck = [rank + suit for rank in "23456789TJQKA" for suit in "cdhs"]
+    lines = []
+    for _ in range(count):
+        players = rng.randint(2, 4)
+        size = 4 if game == "badugi" else rng.randint(5, 7)
+        cards = rng.sample(deck, players * size)
+        hands = [" ".join(cards[i * size : (i + 1) * size]) for i in range(players)]
+        lines.append(" | ".join(hands))
+    return lines
+
+
+@pytest.mark.parametrize("game", ["badugi", "poker"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_batch_lines_equal_the_one_deal_answers(game: str, workers: str, tmp_path: Path) -> None:
+    deals = _deals(game, 25, seed=len(game) + int(workers))
+    source = tmp_path / "deals.txt"
+    source.write_text("# deals\n" + "\n".join(deals) + "\n")
+    result = runner.invoke(app, [game, "batch", str(source), "--workers", workers])
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["line"] for line in lines] == list(range(2, 2 + len(deals)))
+    for line, deal in zip(lines, deals, strict=True):
+        one = json.loads(runner.invoke(app, [game, deal, "--json"]).stdout)
+        assert line == {"line": line["line"], "deal": deal, **one}
+    piped = runner.invoke(app, [game, "batch", "-"], input=source.read_text())
+    assert piped.stdout == result.stdout
+
+
+@pytest.mark.parametrize("game", ["badugi", "poker"])
+def test_a_bad_batch_line_is_named_before_any_output(game: str) -> None:
+    good = _deals(game, 1, seed=3)[0]
+    repeated = good + " | " + good.split(" | ")[0]
+    result = runner.invoke(app, [game, "batch", "-"], input=f"{good}\n{repeated}\n")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: line 2: card ")
+
+
+def test_poker_plays_the_best_five_of_six_or_seven_cards() -> None:
+    result = runner.invoke(app, ["poker", "--json", "3c 4c 5c 6c 7c 8c", "Ah Kh Qh Jh Th 9h 2d"])
+    report = json.loads(result.stdout)
+    assert report["winners"] == [1]
+    assert report["hands"][0]["played"] == ["8c", "7c", "6c", "5c", "4c"]
+    assert report["hands"][1]["category"] == "straight flush"
+    bad = runner.invoke(app, ["poker", "3c 4c 5c 6c", "Ah Kh Qh Jh Th"])
+    assert bad.exit_code == 2 and "5 to 7" in bad.stderr
+
+
+def test_ctrl_c_in_a_batch_on_a_cluster(cluster: str, tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH\n" * 20_000)
+    command = [sys.executable, "-m", "handsolver.solver", "big2", "batch", str(hands)]
+    process = subprocess.Popen(
+        [*command, "--scheduler", cluster],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    os.killpg(process.pid, signal.SIGINT)
+    lines = (first + process.stdout.read()).decode().splitlines()
+    err = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 130
+    process.stdout.close()
+    process.stderr.close()
+    assert err == f"interrupted after {len(lines)} of 20000 hands\n"
+    assert all(json.loads(line)["count"] == 5 for line in lines)

@@ -1,0 +1,115 @@
+"""Human tables at 80 and 120 columns and in a pipe: a hand never broken across lines, narrow
+widths drop the less important columns, a pipe gets plain aligned text with every column."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from handsolver.solver.cli import app
+from handsolver.solver.commands import table
+from handsolver.solver.commands.table import Column, render_table
+
+runner = CliRunner()
+BOX = re.compile(r"[\u2500-\u257f]")
+
+# Every command that prints a human table, and text (hands, splits) that must stay whole.
+TABLES = {
+    "poker": (["poker", "8C TS KC 9H 4S", "7D 2S 5D 3S AC"], ["8C TS KC 9H 4S", "class of 7,462"]),
+    "poker board": (
+        ["poker", "AS AD", "7C 8C", "--board", "KS KD 2C 3H 9C"],
+        ["AS AD", "KS KD"],
+    ),
+    "badugi": (["badugi", "3c 2s 4d Ah", "As 3h 2d 4h"], ["3c 2s 4d Ah", "class of 1,092"]),
+    "sixcard split": (["sixcard", "split", "112234", "--vs-hand", "133444"], ["223|11|4"]),
+    "sixcard score": (["sixcard", "score", "sorted", "random"], ["404549/840840"]),
+    "sixcard strategy": (["sixcard", "strategy", "--vs", "sorted"], ["111122"]),
+    "sixcard equilibrium": (["sixcard", "equilibrium"], ["111122"]),
+    "big2 stats": (["big2", "stats", "--deals", "20", "--hand-size", "6"], ["plays", "share"]),
+}
+
+
+def _render(args: list[str], width: int | None, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(table, "terminal_width", lambda: width)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+@pytest.mark.parametrize("name", TABLES)
+@pytest.mark.parametrize("width", [80, 120])
+def test_tables_fit_the_terminal(name: str, width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    args, whole = TABLES[name]
+    out = _render(args, width, monkeypatch)
+    lines = out.splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.startswith("─"))
+    body = lines[rule - 1 : rule + 1]  # the rule is as wide as the widest row
+    if name == "sixcard equilibrium":
+        # A mixed hand's row (three splits with exact probabilities) is wider than 80
+        # columns on its own: it runs over rather than being broken, one line per hand.
+        rows = lines[rule + 1 : rule + 1 + 68]
+        assert all(re.match(r"[1-4]{6}  \S", row) for row in rows), rows
+    else:
+        assert all(len(line) <= width for line in body), body
+    for text in whole[:1]:
+        assert any(text in line for line in lines), (text, out)
+    if width == 120:  # room for every column and the full headers
+        for text in whole:
+            assert text in out
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_tables_in_a_pipe_are_plain_and_complete(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args, whole = TABLES[name]
+    out = _render(args, None, monkeypatch)
+    assert not BOX.search(out)
+    for text in whole:
+        assert text in out
+    wide = _render(args, 200, monkeypatch)
+    # The same rows as on a wide terminal, less the rule.
+    assert [line for line in wide.splitlines() if not line.startswith("─")] == out.splitlines()
+
+
+def test_narrow_widths_shorten_headers_then_drop_columns() -> None:
+    columns = [
+        Column("#", keep=True),
+        Column("hand", keep=True),
+        Column("class of 7,462", short="class"),
+        Column("ties", priority=1),
+        Column("beats", priority=2),
+    ]
+    rows = [[1, "8C TS KC 9H 4S", 6885, "0.039%", "22.65%"]]
+    full = render_table(None, columns, rows, width=200)
+    assert "class of 7,462" in full
+    shorter = render_table(None, columns, rows, width=len(full.splitlines()[0]) - 1)
+    assert "class of" not in shorter and "class" in shorter and "ties" in shorter
+    narrow = render_table(None, columns, rows, width=30)
+    assert narrow.splitlines()[0].split() == ["#", "hand", "beats"]
+    tiny = render_table(None, columns, rows, width=5)  # kept columns stay, whole
+    assert "8C TS KC 9H 4S" in tiny and tiny.splitlines()[0].split() == ["#", "hand"]
+
+
+@given(
+    st.lists(
+        st.lists(
+            st.text(alphabet="AKQJT98 cdhs/|%", min_size=0, max_size=20), min_size=4, max_size=4
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.integers(min_value=10, max_value=120),
+)
+def test_a_cell_is_never_broken(rows: list[list[str]], width: int) -> None:
+    columns = [Column("a", keep=True), "b", "c", Column("d", short="D")]
+    text = render_table("title", columns, rows, width=width, rule=True)
+    lines = text.split("\n")
+    assert len(lines) == 3 + len(rows)  # title, header, rule, one line a row
+    for row, line in zip(rows, lines[3:], strict=True):
+        cell = " ".join(row[0].split())
+        assert cell in line
