@@ -111,8 +111,8 @@ def showdown(hands: HandsArgument, json_output: JsonOption = False) -> None:
                 fmt.sep.join(row["played"]),
                 row["value"],
                 row["class"],
-                f"{row['beats_share']:.2%}",
-                f"{row['ties_share']:.3%}",
+                f"{row['beats'] / row['total']:.2%}",
+                f"{row['ties'] / row['total']:.3%}",
                 "wins" if row["winner"] else "",
             ]
             for index, (hand, row) in enumerate(zip(deal.hands, out["hands"], strict=True))

@@ -344,11 +344,15 @@ def print_json(value: Any) -> None:
 
 
 def strength_json(place: Strength) -> dict[str, int | float]:
-    """The JSON fields every showdown command prints for a hand's strength."""
+    """The JSON fields every showdown command prints for a hand's strength.
+
+    The shares are rounded for JSON; tables format ``beats / total`` and ``ties / total`` from
+    the counts, so that a rounded share is never rounded twice."""
     return {
         "class": place.hand_class,
         "beats": place.beats,
         "ties": place.ties,
+        "total": place.total,
         "beats_share": round(place.share_beaten, 6),
         "ties_share": round(place.share_tied, 6),
     }

@@ -156,8 +156,8 @@ def showdown(
                 fmt.sep.join(row["played"]),
                 row["category"],
                 row["class"],
-                f"{row['beats_share']:.2%}",
-                f"{row['ties_share']:.3%}",
+                f"{row['beats'] / row['total']:.2%}",
+                f"{row['ties'] / row['total']:.3%}",
                 "wins" if row["winner"] else "",
             ]
             for index, row in enumerate(out["hands"])

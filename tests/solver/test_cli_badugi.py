@@ -62,3 +62,11 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"error: {message}")
     assert "Traceback" not in result.output
+
+
+def test_table_shares_come_from_the_counts_not_the_rounded_json() -> None:
+    # 23 other hands tie 4-3-2-A: 23 / 270,725 = 0.008496%, shown as 0.008%; formatting the
+    # JSON's share (rounded to 0.000085 first) would show 0.009%.
+    result = runner.invoke(app, ["badugi", "3c 2s 4d Ah - As 3h 2d 4h"])
+    assert result.exit_code == 0, result.output
+    assert "0.008%" in result.stdout and "0.009%" not in result.stdout
