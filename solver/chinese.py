@@ -1,0 +1,485 @@
+"""Chinese poker settings scored exactly, all 72,072 at once, against known or sampled opponents.
+
+Every hand is handled by the positions of its 13 cards (sorted by card), so one set of index
+tables serves every hand (:func:`layout`): the 1,287 five-card subsets, the 286 three-card ones
+and the 72,072 settings as (back, middle, front) subset indices, back major.  A hand's subsets
+are keyed once in one numpy batch (:func:`hand_keys`).
+
+Scoring against opponents: a row's outcome depends only on that row's cards, so for each
+opponent scenario (one opponent's setting in one deal) the outcomes of the 1,287 possible backs
+and middles and 286 fronts are three small tables.  Row points are then sums gathered per
+setting; the scoop (and the 2-4 majority point) is not additive, so the win and loss tables are
+packed into bitsets over scenarios and combined per setting with AND and popcount.
+
+Deals are grouped into batches of up to 64 scenarios (one bitset word); the per-batch totals
+give the sample mean and its standard error (the between-batch variance, which is an unbiased
+estimate for independent deals; with 256 deals or fewer every deal is its own batch, the usual
+sample variance).
+
+>>> from handsolver.models.cards import parse_cards
+>>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d")
+>>> theirs = setting_of_text("Ah Ad 3c | Kh Kd 4c 4d 8s | 8c 8d 8h Jc Jd")
+>>> ranking = rank_settings(hand, known_scenarios([theirs]))
+>>> ranking.legal, ranking.best.points, ranking.ties_with_best
+(17172, Fraction(6, 1), 1086)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+from math import comb
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from handsolver.models.cards import Card, InputError, parse_deal
+from handsolver.models.chinese import (
+    BACK,
+    HAND_SIZE,
+    MIDDLE,
+    NUM_SETTINGS,
+    Royalties,
+    check_scoring,
+    chinese_game,
+    front_key,
+    front_order_table,
+    poker_key,
+    setting_of,
+)
+from handsolver.models.split import Setting
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+NUM_FIVES = comb(HAND_SIZE, 5)  # 1,287
+NUM_THREES = comb(HAND_SIZE, 3)  # 286
+MIDDLES_PER_BACK = comb(HAND_SIZE - 5, 5)  # 56
+FOULED = -1
+"""The row keys of a fouled opponent: every row of a setting that is not fouled beats them."""
+_MAX_BATCHES = 256
+_CHUNK = 4096  # settings per block of the bitset pass: (chunk x batches) words stay small
+
+
+class Layout(NamedTuple):
+    """Position tables shared by every hand (positions 0..12 of the sorted hand)."""
+
+    fives: NDArray[np.intp]
+    """(1287, 5): the five-card subsets, lexicographic."""
+    threes: NDArray[np.intp]
+    """(286, 3): the three-card subsets, lexicographic."""
+    back: NDArray[np.intp]
+    """(72072,): the back's five index of each setting; settings are back major."""
+    middle: NDArray[np.intp]
+    """(72072,): the middle's five index."""
+    front: NDArray[np.intp]
+    """(72072,): the front's three index."""
+    index_of: NDArray[np.int32]
+    """(1287, 1287): the setting of a (back, middle) pair of five indices, -1 if they overlap."""
+
+
+@cache
+def layout() -> Layout:
+    """The tables, built once (a few milliseconds).
+
+    >>> tables = layout()
+    >>> tables.back.shape, int(tables.index_of[tables.back[100], tables.middle[100]])
+    ((72072,), 100)
+    """
+    import numpy as np
+
+    full = (1 << HAND_SIZE) - 1
+    fives = np.array(list(combinations(range(HAND_SIZE), 5)), dtype=np.intp)
+    threes = np.array(list(combinations(range(HAND_SIZE), 3)), dtype=np.intp)
+    five_of_mask = np.full(1 << HAND_SIZE, -1, dtype=np.intp)
+    five_of_mask[(1 << fives).sum(axis=1)] = np.arange(len(fives))
+    three_of_mask = np.full(1 << HAND_SIZE, -1, dtype=np.intp)
+    three_of_mask[(1 << threes).sum(axis=1)] = np.arange(len(threes))
+    back_masks = (1 << fives).sum(axis=1)
+    rests = np.array(
+        [[p for p in range(HAND_SIZE) if not mask >> p & 1] for mask in back_masks.tolist()],
+        dtype=np.intp,
+    )
+    picks = np.array(list(combinations(range(HAND_SIZE - 5), 5)), dtype=np.intp)
+    middle_masks = (1 << rests[:, picks]).sum(axis=2)  # (1287, 56)
+    front_masks = full ^ back_masks[:, None] ^ middle_masks
+    back = np.repeat(np.arange(len(fives)), MIDDLES_PER_BACK)
+    middle = five_of_mask[middle_masks].ravel()
+    front = three_of_mask[front_masks].ravel()
+    index_of = np.full((len(fives), len(fives)), -1, dtype=np.int32)
+    index_of[back, middle] = np.arange(NUM_SETTINGS, dtype=np.int32)
+    return Layout(fives, threes, back, middle, front, index_of)
+
+
+class Keys(NamedTuple):
+    """Keys of every subset of one or many hands (leading axis: the hand)."""
+
+    five: NDArray[np.int32]
+    """(..., 1287): poker keys of the five-card subsets."""
+    front: NDArray[np.int32]
+    """(..., 286): front keys of the three-card subsets."""
+    front_order: NDArray[np.int32]
+    """(..., 286): the fronts on the 5-card scale, for the order rule."""
+
+
+def hand_keys(hands: NDArray[Any]) -> Keys:
+    """Keys for hands given as rows of 13 sorted cards, all in a few numpy batches."""
+    import numpy as np
+
+    from handsolver.models.poker_batch import rank_hands
+
+    tables = layout()
+    hands = np.asarray(hands, dtype=np.intp)
+    count = hands.shape[0]
+    five = rank_hands(hands[:, tables.fives].reshape(-1, 5)).reshape(count, NUM_FIVES)
+    ranks = np.sort(hands[:, tables.threes] >> 2, axis=2)  # (N, 286, 3) increasing
+    low, mid, high = ranks[..., 0], ranks[..., 1], ranks[..., 2]
+    # A pair below its kicker counts first: (pair, pair, kicker).
+    pair_low = (high != mid) & (mid == low)
+    first = np.where(pair_low, mid, high)
+    third = np.where(pair_low, high, low)
+    category = 2 - (high != mid).astype(np.intp) - (mid != low)
+    front = (category * 13**3 + first * 169 + mid * 13 + third).astype(np.int32)
+    order = np.asarray(front_order_table(), dtype=np.int32)[front]
+    return Keys(five.astype(np.int32), front, order)
+
+
+def legal_mask(keys: Keys) -> NDArray[np.bool_]:
+    """Which of the 72,072 settings of one hand keep back >= middle >= front."""
+    tables = layout()
+    back, middle = keys.five[tables.back], keys.five[tables.middle]
+    return (back >= middle) & (middle >= keys.front_order[tables.front])  # type: ignore[no-any-return]
+
+
+def setting_cards(hand: Sequence[Card], index: int) -> Setting:
+    """The setting with this index, as cards (parts in the engine's order back, middle, front)."""
+    tables = layout()
+    cards = sorted(hand)
+    back = tuple(cards[p] for p in tables.fives[tables.back[index]])
+    middle = tuple(cards[p] for p in tables.fives[tables.middle[index]])
+    front = tuple(cards[p] for p in tables.threes[tables.front[index]])
+    return (back, middle, front)
+
+
+def setting_index(hand: Sequence[Card], setting: Setting) -> int:
+    """The index of a setting of ``hand`` (the inverse of :func:`setting_cards`).
+
+    :raises InputError: if the setting is not a partition of the hand into 5, 5 and 3 cards.
+    """
+    tables = layout()
+    position = {card: p for p, card in enumerate(sorted(hand))}
+    parts = [sorted(position.get(card, -1) for card in part) for part in setting]
+    flat = [p for part in parts for p in part]
+    if [len(part) for part in parts] != [5, 5, 3] or sorted(flat) != list(range(HAND_SIZE)):
+        raise InputError("the setting is not a partition of the hand into 3, 5 and 5 cards")
+    fives = {tuple(row): i for i, row in enumerate(tables.fives.tolist())}
+    return int(tables.index_of[fives[tuple(parts[BACK])], fives[tuple(parts[MIDDLE])]])
+
+
+def setting_of_text(text: str) -> Setting:
+    """A setting written ``FRONT|MIDDLE|BACK`` (cards in any notation).
+
+    :raises InputError: for a bad card, a repeated card or rows of the wrong sizes.
+    """
+    deal = parse_deal(text, hand_size=(3, 5))
+    sizes = [len(row) for row in deal.hands]
+    if sizes != [3, 5, 5]:
+        raise InputError(
+            f"setting {text.strip()!r} has rows of {','.join(map(str, sizes))} cards; "
+            "write FRONT|MIDDLE|BACK with 3, 5 and 5 cards"
+        )
+    front, middle, back = deal.hands
+    return setting_of(front, middle, back)
+
+
+@dataclass(frozen=True)
+class Scenarios:
+    """What the opponents play: row keys per deal and opponent, shape (deals, opponents).
+
+    A fouled opponent has keys :data:`FOULED` and royalty 0.  ``sampled`` says whether the
+    deals are a random sample (else they are all the cases, usually one deal).
+    """
+
+    back: NDArray[np.int32]
+    middle: NDArray[np.int32]
+    front: NDArray[np.int32]
+    royalty: NDArray[np.int32]
+    sampled: bool = False
+
+    @property
+    def deals(self) -> int:
+        return int(self.back.shape[0])
+
+    @property
+    def opponents(self) -> int:
+        return int(self.back.shape[1])
+
+
+def known_scenarios(settings: Sequence[Setting], royalties: Royalties | None = None) -> Scenarios:
+    """One deal against known opponent settings (fouled settings are allowed: they are scooped)."""
+    import numpy as np
+
+    game = chinese_game()
+    rows = []
+    for setting in settings:
+        if game.is_foul(setting):
+            rows.append((FOULED, FOULED, FOULED, 0))
+        else:
+            royalty = royalties.of_setting(setting) if royalties else 0
+            back, middle, front = setting
+            rows.append((poker_key(back), poker_key(middle), front_key(front), royalty))
+    table = np.array(rows, dtype=np.int32).reshape(1, len(settings), 4)
+    return Scenarios(table[..., 0], table[..., 1], table[..., 2], table[..., 3])
+
+
+def chosen_scenarios(
+    keys: Keys,
+    chosen: NDArray[np.intp],
+    shape: tuple[int, int],
+    royalties: Royalties | None = None,
+    *,
+    sampled: bool,
+) -> Scenarios:
+    """Scenarios from many hands' keys and the setting each one chose, reshaped to ``shape``."""
+    import numpy as np
+
+    tables = layout()
+    rows = np.arange(len(chosen))
+    back = keys.five[rows, tables.back[chosen]]
+    middle = keys.five[rows, tables.middle[chosen]]
+    front = keys.front[rows, tables.front[chosen]]
+    fouled = (back < middle) | (middle < keys.front_order[rows, tables.front[chosen]])
+    royalty = np.zeros(len(chosen), dtype=np.int32)
+    if royalties is not None:
+        royalty = (
+            np.asarray(royalties.back)[back]
+            + np.asarray(royalties.middle)[middle]
+            + np.asarray(royalties.front)[front]
+        ).astype(np.int32)
+
+    def shaped(values: NDArray[Any], foul_value: int) -> NDArray[np.int32]:
+        return np.where(fouled, foul_value, values).astype(np.int32).reshape(shape)
+
+    return Scenarios(
+        shaped(back, FOULED),
+        shaped(middle, FOULED),
+        shaped(front, FOULED),
+        shaped(royalty, 0),
+        sampled,
+    )
+
+
+class Scores(NamedTuple):
+    """Points of some settings of one hand against the scenarios, batch by batch."""
+
+    settings: NDArray[np.intp]
+    """The setting indices scored."""
+    batches: NDArray[np.int64]
+    """(settings, batches): total points in each batch of deals."""
+    batch_deals: NDArray[np.int64]
+    """(batches,): deals per batch."""
+
+    @property
+    def totals(self) -> NDArray[np.int64]:
+        return self.batches.sum(axis=1)  # type: ignore[no-any-return]
+
+    def stderrs(self) -> NDArray[np.float64]:
+        """Standard error of each sample mean, from the between-batch variance."""
+        import numpy as np
+
+        deals = self.batch_deals.sum()
+        count = len(self.batch_deals)
+        if count < 2:
+            return np.full(len(self.settings), np.nan)
+        mean = self.totals / deals
+        spread = (self.batches - mean[:, None] * self.batch_deals) ** 2 / self.batch_deals
+        return np.sqrt(spread.sum(axis=1) / (count - 1) / deals)  # type: ignore[no-any-return]
+
+
+def _bits(table: NDArray[np.bool_], batches: int) -> NDArray[np.uint64]:
+    """(scenarios padded, subsets) booleans -> (subsets, batches) words, one bit per scenario."""
+    import numpy as np
+
+    per = table.shape[0] // batches
+    grouped = table.reshape(batches, per, table.shape[1])
+    padded = np.zeros((batches, 64, table.shape[1]), dtype=np.bool_)
+    padded[:, :per] = grouped
+    packed = np.packbits(padded, axis=1, bitorder="little")  # (batches, 8, subsets)
+    return np.ascontiguousarray(packed.transpose(2, 0, 1)).view(np.uint64)[..., 0]
+
+
+def score_settings(
+    keys: Keys,
+    scenarios: Scenarios,
+    settings: NDArray[np.intp],
+    scoring: str = "1-6",
+    royalties: Royalties | None = None,
+) -> Scores:
+    """Points of the given (legal) settings of one hand against every scenario.
+
+    Settings must not be fouled (a fouled setting's points need no search: it is scooped by
+    every opponent that is not fouled).
+    """
+    import numpy as np
+
+    check_scoring(scoring)
+    tables = layout()
+    deals, opponents = scenarios.deals, scenarios.opponents
+    per_batch = max(1, min(-(-deals // _MAX_BATCHES), 64 // opponents))
+    batches = -(-deals // per_batch)
+    padded = batches * per_batch
+    batch_deals = np.full(batches, per_batch, dtype=np.int64)
+    batch_deals[-1] = deals - per_batch * (batches - 1)
+
+    def outcomes(mine: NDArray[np.int32], theirs: NDArray[np.int32]) -> NDArray[np.int8]:
+        # Padding scenarios tie every row, so they add no points.
+        column = np.full(padded * opponents, np.iinfo(np.int32).min, dtype=np.int64)
+        column[: deals * opponents] = theirs.ravel()
+        table = np.sign(mine[None, :].astype(np.int64) - column[:, None]).astype(np.int8)
+        table[deals * opponents :] = 0
+        return table
+
+    rows = (
+        outcomes(keys.five, scenarios.back),
+        outcomes(keys.five, scenarios.middle),
+        outcomes(keys.front, scenarios.front),
+    )
+    sums = [
+        np.ascontiguousarray(t.reshape(batches, -1, t.shape[1]).sum(axis=1, dtype=np.int64).T)
+        for t in rows
+    ]
+    wins = [_bits(t > 0, batches) for t in rows]
+    losses = [_bits(t < 0, batches) for t in rows]
+    royalty_paid = np.zeros(padded, dtype=np.int64)
+    royalty_paid[:deals] = scenarios.royalty.sum(axis=1)
+    batch_royalty = royalty_paid.reshape(batches, per_batch).sum(axis=1)
+    scenario_count = batch_deals * opponents
+    mine_royalty = np.zeros(len(settings), dtype=np.int64)
+    if royalties is not None:
+        mine_royalty = (
+            np.asarray(royalties.back)[keys.five[tables.back[settings]]]
+            + np.asarray(royalties.middle)[keys.five[tables.middle[settings]]]
+            + np.asarray(royalties.front)[keys.front[tables.front[settings]]]
+        ).astype(np.int64)
+
+    out = np.empty((len(settings), batches), dtype=np.int64)
+    for start in range(0, len(settings), _CHUNK):
+        block = settings[start : start + _CHUNK]
+        parts = (tables.back[block], tables.middle[block], tables.front[block])
+        total = sums[0][parts[0]] + sums[1][parts[1]] + sums[2][parts[2]]
+        wb, wm, wf = (w[p] for w, p in zip(wins, parts, strict=True))
+        lb, lm, lf = (w[p] for w, p in zip(losses, parts, strict=True))
+        if scoring == "1-6":
+            bonus = np.bitwise_count(wb & wm & wf).astype(np.int64)
+            bonus -= np.bitwise_count(lb & lm & lf)
+            total += 3 * bonus
+        else:
+            total += _majority(wb, wm, wf, lb | lm | lf)
+            total -= _majority(lb, lm, lf, wb | wm | wf)
+        royalty = mine_royalty[start : start + _CHUNK, None] * scenario_count - batch_royalty
+        out[start : start + _CHUNK] = total + royalty
+    return Scores(settings, out, batch_deals)
+
+
+def _majority(
+    a: NDArray[np.uint64], b: NDArray[np.uint64], c: NDArray[np.uint64], other: NDArray[np.uint64]
+) -> NDArray[np.int64]:
+    """Per word, how many scenarios have more rows in ``a, b, c`` than in the other outcome:
+    two or three of them, or exactly one and no row of the ``other`` kind."""
+    import numpy as np
+
+    two = (a & b) | (a & c) | (b & c)
+    one = (a ^ b ^ c) & ~other
+    return np.bitwise_count(two | one).astype(np.int64)
+
+
+class RankedSetting(NamedTuple):
+    """One setting with its points: exact (``stderr`` None) or a sample mean."""
+
+    index: int
+    setting: Setting
+    points: Fraction
+    stderr: float | None
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The legal settings of a hand, best first (ties: lower setting index first)."""
+
+    hand: tuple[Card, ...]
+    legal: int
+    deals: int
+    opponents: int
+    sampled: bool
+    order: NDArray[np.intp]
+    """Setting indices, best first."""
+    totals: NDArray[np.int64]
+    """Total points over all deals, in ``order``."""
+    stderr: NDArray[np.float64] | None
+    """Standard errors of the means, in ``order`` (sampled only)."""
+
+    @property
+    def best(self) -> RankedSetting:
+        return self.entry(0)
+
+    @property
+    def ties_with_best(self) -> int:
+        """How many other settings score exactly what the best one scores."""
+        return int((self.totals == self.totals[0]).sum()) - 1
+
+    def entry(self, place: int) -> RankedSetting:
+        index = int(self.order[place])
+        stderr = float(self.stderr[place]) if self.stderr is not None else None
+        points = Fraction(int(self.totals[place]), self.deals)
+        return RankedSetting(index, setting_cards(self.hand, index), points, stderr)
+
+    def top(self, count: int | None = None) -> list[RankedSetting]:
+        size = len(self.order) if count is None else min(count, len(self.order))
+        return [self.entry(place) for place in range(size)]
+
+
+def check_hand(hand: Sequence[Card]) -> tuple[Card, ...]:
+    """The hand sorted, or an error naming its size or its repeated card."""
+    if len(hand) != HAND_SIZE:
+        raise InputError(f"a hand has {HAND_SIZE} cards, got {len(hand)}")
+    if len(set(hand)) != HAND_SIZE:
+        raise InputError("a card is given twice in the hand")
+    return tuple(sorted(hand))
+
+
+def rank_settings(
+    hand: Sequence[Card],
+    scenarios: Scenarios,
+    scoring: str = "1-6",
+    royalties: Royalties | None = None,
+) -> Ranking:
+    """Every legal setting of ``hand`` ranked by its points against the scenarios."""
+    import numpy as np
+
+    cards = check_hand(hand)
+    keys = hand_keys(np.array([cards]))
+    one = Keys(keys.five[0], keys.front[0], keys.front_order[0])
+    legal = np.flatnonzero(legal_mask(one))
+    scores = score_settings(one, scenarios, legal, scoring, royalties)
+    totals = scores.totals
+    order = np.lexsort((legal, -totals))
+    stderr = scores.stderrs()[order] if scenarios.sampled else None
+    return Ranking(
+        hand=cards,
+        legal=len(legal),
+        deals=scenarios.deals,
+        opponents=scenarios.opponents,
+        sampled=scenarios.sampled,
+        order=legal[order],
+        totals=totals[order],
+        stderr=stderr,
+    )
+
+
+def best_index(
+    hand: Sequence[Card], scenarios: Scenarios, scoring: str, royalties: Royalties | None
+) -> int:
+    """The index of the best legal setting (lowest index among equals)."""
+    return int(rank_settings(hand, scenarios, scoring, royalties).order[0])
