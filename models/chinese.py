@@ -99,8 +99,10 @@ def front_key(cards: Sequence[Card]) -> int:
     """The front's row key: greater is stronger, equal is a tie.
 
     >>> from handsolver.models.cards import parse_cards
-    >>> trips, aces, aces_too = parse_cards("2c 2d 2h"), parse_cards("Ac Ad 3c"), parse_cards("Ah As 3d")
-    >>> front_key(trips) > front_key(aces) == front_key(aces_too) > front_key(parse_cards("Ac Kd Qh"))
+    >>> trips, aces, aces_too = (parse_cards(t) for t in ("2c 2d 2h", "Ac Ad 3c", "Ah As 3d"))
+    >>> front_key(trips) > front_key(aces) == front_key(aces_too)
+    True
+    >>> front_key(aces) > front_key(parse_cards("Ac Kd Qh"))
     True
     """
     r1, r2, r3 = front_ranks(cards)
@@ -153,8 +155,8 @@ def order_key(row: int, part: Sequence[Card]) -> int:
 def points_1_6(outcomes: Outcomes) -> int:
     """One point per row won, less one per row lost; a scoop is worth 6.
 
-    >>> points_1_6((1, 1, 1)), points_1_6((1, 0, -1)), points_1_6((-1, -1, -1)), points_1_6((1, 1, 0))
-    (6, 0, -6, 2)
+    >>> [points_1_6(rows) for rows in ((1, 1, 1), (1, 0, -1), (-1, -1, -1), (1, 1, 0))]
+    [6, 0, -6, 2]
     """
     total = sum(outcomes)
     return total * 2 if abs(total) == 3 else total
@@ -163,8 +165,8 @@ def points_1_6(outcomes: Outcomes) -> int:
 def points_2_4(outcomes: Outcomes) -> int:
     """One point per row won, less one per row lost, and one for winning more rows.
 
-    >>> points_2_4((1, 1, 1)), points_2_4((1, -1, 0)), points_2_4((1, 0, 0)), points_2_4((-1, -1, 1))
-    (4, 0, 2, -2)
+    >>> [points_2_4(rows) for rows in ((1, 1, 1), (1, -1, 0), (1, 0, 0), (-1, -1, 1))]
+    [4, 0, 2, -2]
     """
     total = sum(outcomes)
     return total + (total > 0) - (total < 0)
@@ -209,9 +211,10 @@ class Royalties:
 
     >>> from handsolver.models.cards import parse_cards
     >>> table = parse_royalties('{"back": {"four of a kind": 4}, "front": {"pair 6": 1}}')
-    >>> table.of_row(BACK, parse_cards("9c 9d 9h 9s 2c")), table.of_row(FRONT, parse_cards("6c 6d 2h"))
+    >>> quads, sixes = parse_cards("9c 9d 9h 9s 2c"), parse_cards("6c 6d 2h")
+    >>> table.of_row(BACK, quads), table.of_row(FRONT, sixes)
     (4, 1)
-    >>> table.of_row(MIDDLE, parse_cards("9c 9d 9h 9s 2c"))
+    >>> table.of_row(MIDDLE, quads)
     0
     """
 

@@ -21,7 +21,7 @@ sample variance).
 >>> theirs = setting_of_text("Ah Ad 3c | Kh Kd 4c 4d 8s | 8c 8d 8h Jc Jd")
 >>> ranking = rank_settings(hand, known_scenarios([theirs]))
 >>> ranking.legal, ranking.best.points, ranking.ties_with_best
-(17172, Fraction(6, 1), 1086)
+(20678, Fraction(1, 1), 9)
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ from handsolver.models.chinese import (
     chinese_game,
     front_key,
     front_order_table,
-    poker_key,
     setting_of,
 )
+from handsolver.models.poker import poker_key
 from handsolver.models.split import Setting
 
 if TYPE_CHECKING:
@@ -150,7 +150,8 @@ def legal_mask(keys: Keys) -> NDArray[np.bool_]:
     """Which of the 72,072 settings of one hand keep back >= middle >= front."""
     tables = layout()
     back, middle = keys.five[tables.back], keys.five[tables.middle]
-    return (back >= middle) & (middle >= keys.front_order[tables.front])  # type: ignore[no-any-return]
+    legal: NDArray[np.bool_] = (back >= middle) & (middle >= keys.front_order[tables.front])
+    return legal
 
 
 def setting_cards(hand: Sequence[Card], index: int) -> Setting:
@@ -337,7 +338,9 @@ def score_settings(
         # Padding scenarios tie every row, so they add no points.
         column = np.full(padded * opponents, np.iinfo(np.int32).min, dtype=np.int64)
         column[: deals * opponents] = theirs.ravel()
-        table = np.sign(mine[None, :].astype(np.int64) - column[:, None]).astype(np.int8)
+        table: NDArray[np.int8] = np.sign(mine[None, :].astype(np.int64) - column[:, None]).astype(
+            np.int8
+        )
         table[deals * opponents :] = 0
         return table
 
@@ -392,13 +395,15 @@ def _majority(
 
     two = (a & b) | (a & c) | (b & c)
     one = (a ^ b ^ c) & ~other
-    return np.bitwise_count(two | one).astype(np.int64)
+    count: NDArray[np.int64] = np.bitwise_count(two | one).astype(np.int64)
+    return count
 
 
 class RankedSetting(NamedTuple):
     """One setting with its points: exact (``stderr`` None) or a sample mean."""
 
-    index: int
+    number: int
+    """The setting's index in :func:`layout`."""
     setting: Setting
     points: Fraction
     stderr: float | None

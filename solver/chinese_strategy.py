@@ -1,0 +1,236 @@
+"""How Chinese poker opponents set their hands, sampled deals, and the best-response study.
+
+Strategies choose a setting for many hands at once (rows of 13 sorted cards):
+
+- ``greedy``: the strongest back, then the strongest middle from the rest, then the front;
+  among equal backs the one leaving the strongest middle, then the strongest front (then the
+  lowest setting index).  It is never fouled.
+- ``best-response:X``: the best setting against opponents who play ``X``, their hands sampled
+  from the cards the player cannot see (``samples`` deals, the same for every setting).
+- ``program:COMMAND``: the user's program reads one hand per line on stdin and prints one
+  setting ``FRONT|MIDDLE|BACK`` per line, in order (one run for all the hands).
+
+>>> from handsolver.models.cards import parse_cards
+>>> hand = sorted(parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"))
+>>> from handsolver.models.chinese import format_setting
+>>> from handsolver.solver.chinese import setting_cards
+>>> from handsolver.models.cards import STANDARD
+>>> chosen = strategy_from_spec("greedy").choose([hand], all_keys([hand]), Context())
+>>> format_setting(setting_cards(hand, int(chosen[0])), STANDARD)
+'5c 6c 7d | 2d 2h 9c 9d 9h | Ts Js Qs Ks As'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from handsolver.models.cards import STANDARD, Card, InputError, Notation
+from handsolver.models.chinese import HAND_SIZE, NUM_FRONT_KEYS, Royalties
+from handsolver.solver.chinese import (
+    Keys,
+    Scenarios,
+    chosen_scenarios,
+    hand_keys,
+    layout,
+    rank_settings,
+    setting_index,
+    setting_of_text,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+_HANDS_PER_BLOCK = 1024  # hands keyed at once: (block x 1287 x 5) cards stay near 50 MB
+DEFAULT_BR_SAMPLES = 200
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a strategy knows about the game: the table, the scoring, and its random stream."""
+
+    opponents: int = 1
+    scoring: str = "1-6"
+    royalties: Royalties | None = None
+    seed: int = 0
+    notation: Notation = field(default=STANDARD)
+
+
+class Strategy(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def choose(self, hands: Any, keys: Keys, context: Context) -> NDArray[np.intp]:
+        """The setting index chosen for each hand (rows of 13 sorted cards, keyed by
+        :func:`all_keys`)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Greedy:
+    name: str = "greedy"
+
+    def choose(self, hands: Any, keys: Keys, context: Context) -> NDArray[np.intp]:
+        return greedy_choice(keys)
+
+
+def greedy_choice(keys: Keys) -> NDArray[np.intp]:
+    """The greedy setting of each hand from its keys (see the module docstring)."""
+    import numpy as np
+
+    tables = layout()
+    middles = tables.middle.reshape(-1, 56)
+    fronts = tables.front.reshape(-1, 56)
+    best_back = keys.five.max(axis=1)
+    hand, back = np.nonzero(keys.five == best_back[:, None])  # hand-major, backs increasing
+    middle_keys = keys.five[hand[:, None], middles[back]].astype(np.int64)
+    rest = middle_keys * NUM_FRONT_KEYS + keys.front[hand[:, None], fronts[back]]
+    pick = rest.argmax(axis=1)
+    value = rest[np.arange(len(back)), pick]
+    setting = back * 56 + pick
+    # Per hand: the greatest value, then the lowest setting index.
+    order = np.lexsort((setting, -value, hand))
+    _, first = np.unique(hand[order], return_index=True)
+    return setting[order[first]]  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    target: Strategy
+    samples: int = DEFAULT_BR_SAMPLES
+
+    @property
+    def name(self) -> str:
+        return f"best-response:{self.target.name}"
+
+    def choose(self, hands: Any, keys: Keys, context: Context) -> NDArray[np.intp]:
+        import numpy as np
+
+        rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE)
+        seeds = np.random.SeedSequence(context.seed).generate_state(max(1, len(rows)))
+        out = np.empty(len(rows), dtype=np.intp)
+        for i, row in enumerate(rows.tolist()):
+            inner = Context(
+                context.opponents,
+                context.scoring,
+                context.royalties,
+                int(seeds[i]),
+                context.notation,
+            )
+            scenarios = sampled_scenarios(row, self.target, self.samples, inner)
+            ranking = rank_settings(row, scenarios, context.scoring, context.royalties)
+            out[i] = ranking.order[0]
+        return out
+
+
+@dataclass(frozen=True)
+class Program:
+    command: str
+    timeout: float = 60.0
+    output_cap: int = 1 << 24
+
+    @property
+    def name(self) -> str:
+        return f"program:{self.command}"
+
+    def choose(self, hands: Any, keys: Keys, context: Context) -> NDArray[np.intp]:
+        import numpy as np
+
+        from handsolver.solver.golf.runner import Command, run
+
+        rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE).tolist()
+        lines = [context.notation.format_cards(row) for row in rows]
+        data = "".join(line + "\n" for line in lines).encode()
+        result = run(
+            Command.parse(self.command), data, timeout=self.timeout, output_cap=self.output_cap
+        )
+        name = f"strategy program {self.command!r}"
+        if result.timed_out:
+            raise InputError(f"{name} timed out after {self.timeout:g} s")
+        if result.output_capped:
+            raise InputError(f"{name} printed more than {self.output_cap} bytes")
+        if result.returncode != 0:
+            raise InputError(
+                f"{name} exited with code {result.returncode}: {result.stderr_line}".rstrip(": ")
+            )
+        answers = result.stdout.decode("utf-8", errors="replace").splitlines()
+        answers = [answer for answer in answers if answer.strip()]
+        if len(answers) != len(rows):
+            raise InputError(f"{name} printed {len(answers)} settings for {len(rows)} hands")
+        out = np.empty(len(rows), dtype=np.intp)
+        for i, (row, answer) in enumerate(zip(rows, answers, strict=True)):
+            try:
+                out[i] = setting_index(row, setting_of_text(answer))
+            except InputError as error:
+                raise InputError(
+                    f"{name} answered {answer.strip()!r} for hand {lines[i]!r}: {error}"
+                ) from None
+        return out
+
+
+def strategy_from_spec(spec: str, br_samples: int = DEFAULT_BR_SAMPLES) -> Strategy:
+    """``greedy``, ``best-response:X`` or ``program:COMMAND``.
+
+    >>> strategy_from_spec("best-response:greedy").name
+    'best-response:greedy'
+    >>> try:
+    ...     strategy_from_spec("random")
+    ... except InputError as error:
+    ...     print(error)
+    unknown strategy 'random'; use greedy, best-response:X or program:COMMAND
+
+    :raises InputError: for an unknown strategy.
+    """
+    text = spec.strip()
+    if text == "greedy":
+        return Greedy()
+    if text.startswith("best-response:"):
+        return BestResponse(
+            strategy_from_spec(text.removeprefix("best-response:"), br_samples), br_samples
+        )
+    if text.startswith("program:") and text.removeprefix("program:").strip():
+        return Program(text.removeprefix("program:").strip())
+    raise InputError(f"unknown strategy {spec!r}; use greedy, best-response:X or program:COMMAND")
+
+
+def all_keys(hands: Any) -> Keys:
+    """:func:`hand_keys` of many hands, a block at a time so memory stays small."""
+    import numpy as np
+
+    rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE)
+    blocks = [
+        hand_keys(rows[i : i + _HANDS_PER_BLOCK]) for i in range(0, len(rows), _HANDS_PER_BLOCK)
+    ]
+    return Keys(*(np.concatenate([getattr(b, name) for b in blocks]) for name in Keys._fields))
+
+
+def deal_opponents(dead: Sequence[Card], opponents: int, deals: int, seed: int) -> NDArray[np.intp]:
+    """``deals`` deals of ``opponents`` hands from the cards not in ``dead``: shape
+    (deals * opponents, 13), each row sorted, deal major."""
+    import numpy as np
+
+    rest = np.setdiff1d(np.arange(52), np.asarray(dead, dtype=np.intp))
+    rng = np.random.default_rng(seed)
+    picks = rng.random((deals, len(rest))).argsort(axis=1)[:, : HAND_SIZE * opponents]
+    dealt: NDArray[np.intp] = np.sort(rest[picks].reshape(deals * opponents, HAND_SIZE), axis=1)
+    return dealt
+
+
+def sampled_scenarios(
+    hand: Sequence[Card], strategy: Strategy, deals: int, context: Context
+) -> Scenarios:
+    """``deals`` random deals of the opponents' hands from the cards left, each set by
+    ``strategy``: the common random numbers every setting of ``hand`` is scored on."""
+    import numpy as np
+
+    seeds = np.random.SeedSequence(context.seed).generate_state(2)
+    dealt = deal_opponents(hand, context.opponents, deals, int(seeds[0]))
+    inner = Context(
+        context.opponents, context.scoring, context.royalties, int(seeds[1]), context.notation
+    )
+    keys = all_keys(dealt)
+    chosen = strategy.choose(dealt, keys, inner)
+    shape = (deals, context.opponents)
+    return chosen_scenarios(keys, chosen, shape, context.royalties, sampled=True)
