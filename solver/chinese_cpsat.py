@@ -16,7 +16,7 @@ point needs row win / not-lost Booleans per scenario.  Royalties are linear too.
 >>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d")
 >>> scenarios = known_scenarios([setting_of_text("Ah Ad 3c | Kh Kd 4c 4d 8s | 8c 8d 8h Jc Jd")])
 >>> solved = solve_setting_model(hand, scenarios)
->>> solved.status, solved.total == rank_settings(hand, scenarios).totals[0]
+>>> solved.status, solved.total == rank_settings(hand, scenarios).best.points
 ('OPTIMAL', True)
 """
 
