@@ -155,13 +155,19 @@ def legal_mask(keys: Keys) -> NDArray[np.bool_]:
 
 
 def setting_cards(hand: Sequence[Card], index: int) -> Setting:
-    """The setting with this index, as cards (parts in the engine's order back, middle, front)."""
+    """The setting with this index, as cards: parts in the engine's order (back, middle, front),
+    each highest card first."""
     tables = layout()
     cards = sorted(hand)
-    back = tuple(cards[p] for p in tables.fives[tables.back[index]])
-    middle = tuple(cards[p] for p in tables.fives[tables.middle[index]])
-    front = tuple(cards[p] for p in tables.threes[tables.front[index]])
-    return (back, middle, front)
+
+    def part(positions: NDArray[np.intp]) -> tuple[Card, ...]:
+        return tuple(cards[p] for p in reversed(positions.tolist()))  # highest card first
+
+    return (
+        part(tables.fives[tables.back[index]]),
+        part(tables.fives[tables.middle[index]]),
+        part(tables.threes[tables.front[index]]),
+    )
 
 
 def setting_index(hand: Sequence[Card], setting: Setting) -> int:
@@ -318,10 +324,9 @@ def score_settings(
     scoring: str = "1-6",
     royalties: Royalties | None = None,
 ) -> Scores:
-    """Points of the given (legal) settings of one hand against every scenario.
+    """Points of the given settings of one hand against every scenario.
 
-    Settings must not be fouled (a fouled setting's points need no search: it is scooped by
-    every opponent that is not fouled).
+    A fouled setting is scooped by every opponent that is not fouled and pays their royalties.
     """
     import numpy as np
 
@@ -367,6 +372,11 @@ def score_settings(
             + np.asarray(royalties.front)[keys.front[tables.front[settings]]]
         ).astype(np.int64)
 
+    legal = legal_mask(keys)
+    scoop = 6 if scoring == "1-6" else 4
+    standing_deals = np.zeros(padded, dtype=np.int64)
+    standing_deals[:deals] = (scenarios.back != FOULED).sum(axis=1)
+    standing = standing_deals.reshape(batches, per_batch).sum(axis=1)
     out = np.empty((len(settings), batches), dtype=np.int64)
     for start in range(0, len(settings), _CHUNK):
         block = settings[start : start + _CHUNK]
@@ -382,7 +392,10 @@ def score_settings(
             total += _majority(wb, wm, wf, lb | lm | lf)
             total -= _majority(lb, lm, lf, wb | wm | wf)
         royalty = mine_royalty[start : start + _CHUNK, None] * scenario_count - batch_royalty
-        out[start : start + _CHUNK] = total + royalty
+        total += royalty
+        fouled = ~legal[block]
+        total[fouled] = -scoop * standing[None, :] - batch_royalty
+        out[start : start + _CHUNK] = total
     return Scores(settings, out, batch_deals)
 
 

@@ -17,7 +17,7 @@ Strategies choose a setting for many hands at once (rows of 13 sorted cards):
 >>> from handsolver.models.cards import STANDARD
 >>> chosen = strategy_from_spec("greedy").choose([hand], all_keys([hand]), Context())
 >>> format_setting(setting_cards(hand, int(chosen[0])), STANDARD)
-'5c 6c 7d | 2d 2h 9c 9d 9h | Ts Js Qs Ks As'
+'7d 6c 5c | 9h 9d 9c 2h 2d | As Ks Qs Js Ts'
 """
 
 from __future__ import annotations
