@@ -187,7 +187,7 @@ def solve_setting_model(
 
     def chosen(candidates: list[Any], subsets: Any) -> tuple[Card, ...]:
         index = next(i for i, v in enumerate(candidates) if solver.boolean_value(v))
-        return tuple(cards[p] for p in subsets[index].tolist())
+        return tuple(cards[p] for p in reversed(subsets[index].tolist()))  # highest first
 
     setting = (
         chosen(built.backs, tables.fives),

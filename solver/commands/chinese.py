@@ -246,7 +246,7 @@ def settings(
         ranking = rank_settings(cards, scenarios, scoring, table)
     notation = deal.notation
     payload: dict[str, Any] = {
-        "hand": notation.card_strings(cards),
+        "hand": notation.card_strings(deal.hands[0]),
         "scoring": scoring,
         "settings_total": NUM_SETTINGS,
         "legal": ranking.legal,
@@ -288,8 +288,8 @@ def _print_header(payload: dict[str, Any], ranking: Ranking, notation: Notation)
         typer.echo(f"against: {line}")
     best = ranking.best
     typer.echo(
-        f"legal settings: {ranking.legal:,} of {payload['settings_total']:,}; best "
-        f"{_points_text(best)} points, {ranking.ties_with_best:,} other settings tie with it"
+        f"legal settings: {ranking.legal:,} of {payload['settings_total']:,}; best: "
+        f"{_points_text(best)} points ({ranking.ties_with_best:,} other settings score the same)"
     )
 
 

@@ -290,7 +290,7 @@ def test_cli_settings_json_contract() -> None:
     code, out, _ = run("settings", HAND, "--vs-setting", KNOWN, "--json")
     assert code == 0
     payload = json.loads(out)
-    assert payload["hand"][0] == "2d" and payload["legal"] == 20678
+    assert payload["hand"][0] == "As" and payload["legal"] == 20678
     assert len(payload["settings"]) == 20678
     best = payload["settings"][0]
     assert set(best) == {"front", "middle", "back", "points"}
