@@ -61,6 +61,7 @@ FOULED = -1
 """The row keys of a fouled opponent: every row of a setting that is not fouled beats them."""
 _MAX_BATCHES = 256
 _CHUNK = 4096  # settings per block of the bitset pass: (chunk x batches) words stay small
+_SLAB_DEALS = 8192  # deals whose outcome tables are held at once
 
 
 class Layout(NamedTuple):
@@ -134,7 +135,15 @@ def hand_keys(hands: NDArray[Any]) -> Keys:
     hands = np.asarray(hands, dtype=np.intp)
     count = hands.shape[0]
     five = rank_hands(hands[:, tables.fives].reshape(-1, 5)).reshape(count, NUM_FIVES)
-    ranks = np.sort(hands[:, tables.threes] >> 2, axis=2)  # (N, 286, 3) increasing
+    front, order = front_keys(hands[:, tables.threes])
+    return Keys(five.astype(np.int32), front, order)
+
+
+def front_keys(threes: NDArray[Any]) -> tuple[NDArray[np.int32], NDArray[np.int32]]:
+    """Front keys and front order keys of three-card rows (last axis: the three cards)."""
+    import numpy as np
+
+    ranks = np.sort(np.asarray(threes, dtype=np.intp) >> 2, axis=-1)  # increasing
     low, mid, high = ranks[..., 0], ranks[..., 1], ranks[..., 2]
     # A pair below its kicker counts first: (pair, pair, kicker).
     pair_low = (high != mid) & (mid == low)
@@ -143,7 +152,7 @@ def hand_keys(hands: NDArray[Any]) -> Keys:
     category = 2 - (high != mid).astype(np.intp) - (mid != low)
     front = (category * 13**3 + first * 169 + mid * 13 + third).astype(np.int32)
     order = np.asarray(front_order_table(), dtype=np.int32)[front]
-    return Keys(five.astype(np.int32), front, order)
+    return front, order
 
 
 def legal_mask(keys: Keys) -> NDArray[np.bool_]:
@@ -219,6 +228,16 @@ class Scenarios:
     def deals(self) -> int:
         return int(self.back.shape[0])
 
+    def deals_slice(self, start: int, stop: int) -> Scenarios:
+        """The scenarios of deals ``start`` to ``stop``."""
+        return Scenarios(
+            self.back[start:stop],
+            self.middle[start:stop],
+            self.front[start:stop],
+            self.royalty[start:stop],
+            self.sampled,
+        )
+
     @property
     def opponents(self) -> int:
         return int(self.back.shape[1])
@@ -242,22 +261,26 @@ def known_scenarios(settings: Sequence[Setting], royalties: Royalties | None = N
 
 
 def chosen_scenarios(
-    keys: Keys,
+    hands: NDArray[Any],
     chosen: NDArray[np.intp],
     shape: tuple[int, int],
     royalties: Royalties | None = None,
     *,
     sampled: bool,
 ) -> Scenarios:
-    """Scenarios from many hands' keys and the setting each one chose, reshaped to ``shape``."""
+    """Scenarios from hands (rows of 13 sorted cards) and the setting each one chose, reshaped
+    to ``shape`` (deals, opponents).  Only the chosen rows are keyed."""
     import numpy as np
 
+    from handsolver.models.poker_batch import rank_hands
+
     tables = layout()
-    rows = np.arange(len(chosen))
-    back = keys.five[rows, tables.back[chosen]]
-    middle = keys.five[rows, tables.middle[chosen]]
-    front = keys.front[rows, tables.front[chosen]]
-    fouled = (back < middle) | (middle < keys.front_order[rows, tables.front[chosen]])
+    hands = np.asarray(hands, dtype=np.intp)
+    rows = np.arange(len(chosen))[:, None]
+    back = rank_hands(hands[rows, tables.fives[tables.back[chosen]]])
+    middle = rank_hands(hands[rows, tables.fives[tables.middle[chosen]]])
+    front, order = front_keys(hands[rows, tables.threes[tables.front[chosen]]])
+    fouled = (back < middle) | (middle < order)
     royalty = np.zeros(len(chosen), dtype=np.int32)
     if royalties is not None:
         royalty = (
@@ -324,29 +347,70 @@ def score_settings(
     scoring: str = "1-6",
     royalties: Royalties | None = None,
 ) -> Scores:
-    """Points of the given settings of one hand against every scenario.
+    """Points of the given settings of one hand against every scenario, in batches of deals.
 
     A fouled setting is scooped by every opponent that is not fouled and pays their royalties.
+    Deals are scored a slab at a time, so memory stays bounded however many there are.
     """
     import numpy as np
 
     check_scoring(scoring)
     tables = layout()
     deals, opponents = scenarios.deals, scenarios.opponents
-    per_batch = max(1, min(-(-deals // _MAX_BATCHES), 64 // opponents))
-    batches = -(-deals // per_batch)
-    padded = batches * per_batch
-    batch_deals = np.full(batches, per_batch, dtype=np.int64)
-    batch_deals[-1] = deals - per_batch * (batches - 1)
+    per_word = max(1, min(-(-deals // _MAX_BATCHES), 64 // opponents))
+    words = -(-deals // per_word)
+    words_per_batch = -(-words // _MAX_BATCHES)
+    deals_per_batch = per_word * words_per_batch
+    slab = deals_per_batch * max(1, _SLAB_DEALS // deals_per_batch)
+    mine_royalty = np.zeros(len(settings), dtype=np.int64)
+    if royalties is not None:
+        mine_royalty = (
+            np.asarray(royalties.back)[keys.five[tables.back[settings]]]
+            + np.asarray(royalties.middle)[keys.five[tables.middle[settings]]]
+            + np.asarray(royalties.front)[keys.front[tables.front[settings]]]
+        ).astype(np.int64)
+    fouled = ~legal_mask(keys)[settings]
+    columns, counts = [], []
+    for start in range(0, deals, slab):
+        part = scenarios.deals_slice(start, start + slab)
+        points, word_deals = _score_words(
+            keys, part, settings, per_word, scoring, mine_royalty, fouled
+        )
+        # Sum whole words into batches (the last may be short; padding words hold no deal).
+        count = -(-points.shape[1] // words_per_batch)
+        grown = np.zeros((len(settings), count * words_per_batch), dtype=np.int64)
+        grown[:, : points.shape[1]] = points
+        columns.append(grown.reshape(len(settings), count, words_per_batch).sum(axis=2))
+        padded_deals = np.zeros(count * words_per_batch, dtype=np.int64)
+        padded_deals[: len(word_deals)] = word_deals
+        counts.append(padded_deals.reshape(count, words_per_batch).sum(axis=1))
+    return Scores(settings, np.hstack(columns), np.concatenate(counts))
+
+
+def _score_words(
+    keys: Keys,
+    scenarios: Scenarios,
+    settings: NDArray[np.intp],
+    per_word: int,
+    scoring: str,
+    mine_royalty: NDArray[np.int64],
+    fouled: NDArray[np.bool_],
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Points per bitset word (``per_word`` deals each) and the deals in each word."""
+    import numpy as np
+
+    tables = layout()
+    deals, opponents = scenarios.deals, scenarios.opponents
+    words = -(-deals // per_word)
+    padded = words * per_word
+    word_deals = np.full(words, per_word, dtype=np.int64)
+    word_deals[-1] = deals - per_word * (words - 1)
 
     def outcomes(mine: NDArray[np.int32], theirs: NDArray[np.int32]) -> NDArray[np.int8]:
-        # Padding scenarios tie every row, so they add no points.
-        column = np.full(padded * opponents, np.iinfo(np.int32).min, dtype=np.int64)
-        column[: deals * opponents] = theirs.ravel()
-        table: NDArray[np.int8] = np.sign(mine[None, :].astype(np.int64) - column[:, None]).astype(
-            np.int8
-        )
-        table[deals * opponents :] = 0
+        column = theirs.ravel()[:, None]
+        table = np.zeros((padded * opponents, len(mine)), dtype=np.int8)
+        # Padding scenarios stay at 0: they tie every row, so they add no points.
+        table[: deals * opponents] = (mine > column).view(np.int8) - (mine < column).view(np.int8)
         return table
 
     rows = (
@@ -355,29 +419,21 @@ def score_settings(
         outcomes(keys.front, scenarios.front),
     )
     sums = [
-        np.ascontiguousarray(t.reshape(batches, -1, t.shape[1]).sum(axis=1, dtype=np.int64).T)
+        np.ascontiguousarray(t.reshape(words, -1, t.shape[1]).sum(axis=1, dtype=np.int64).T)
         for t in rows
     ]
-    wins = [_bits(t > 0, batches) for t in rows]
-    losses = [_bits(t < 0, batches) for t in rows]
-    royalty_paid = np.zeros(padded, dtype=np.int64)
-    royalty_paid[:deals] = scenarios.royalty.sum(axis=1)
-    batch_royalty = royalty_paid.reshape(batches, per_batch).sum(axis=1)
-    scenario_count = batch_deals * opponents
-    mine_royalty = np.zeros(len(settings), dtype=np.int64)
-    if royalties is not None:
-        mine_royalty = (
-            np.asarray(royalties.back)[keys.five[tables.back[settings]]]
-            + np.asarray(royalties.middle)[keys.five[tables.middle[settings]]]
-            + np.asarray(royalties.front)[keys.front[tables.front[settings]]]
-        ).astype(np.int64)
+    wins = [_bits(t > 0, words) for t in rows]
+    losses = [_bits(t < 0, words) for t in rows]
 
-    legal = legal_mask(keys)
+    def per_word_sum(values: NDArray[Any]) -> NDArray[np.int64]:
+        padded_values = np.zeros(padded, dtype=np.int64)
+        padded_values[:deals] = values
+        return padded_values.reshape(words, per_word).sum(axis=1)  # type: ignore[no-any-return]
+
+    their_royalty = per_word_sum(scenarios.royalty.sum(axis=1))
+    standing = per_word_sum((scenarios.back != FOULED).sum(axis=1))
     scoop = 6 if scoring == "1-6" else 4
-    standing_deals = np.zeros(padded, dtype=np.int64)
-    standing_deals[:deals] = (scenarios.back != FOULED).sum(axis=1)
-    standing = standing_deals.reshape(batches, per_batch).sum(axis=1)
-    out = np.empty((len(settings), batches), dtype=np.int64)
+    out = np.empty((len(settings), words), dtype=np.int64)
     for start in range(0, len(settings), _CHUNK):
         block = settings[start : start + _CHUNK]
         parts = (tables.back[block], tables.middle[block], tables.front[block])
@@ -391,12 +447,11 @@ def score_settings(
         else:
             total += _majority(wb, wm, wf, lb | lm | lf)
             total -= _majority(lb, lm, lf, wb | wm | wf)
-        royalty = mine_royalty[start : start + _CHUNK, None] * scenario_count - batch_royalty
-        total += royalty
-        fouled = ~legal[block]
-        total[fouled] = -scoop * standing[None, :] - batch_royalty
+        total += mine_royalty[start : start + _CHUNK, None] * (word_deals * opponents)
+        total -= their_royalty
+        total[fouled[start : start + _CHUNK]] = -scoop * standing - their_royalty
         out[start : start + _CHUNK] = total
-    return Scores(settings, out, batch_deals)
+    return out, word_deals
 
 
 def _majority(

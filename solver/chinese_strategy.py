@@ -15,7 +15,7 @@ Strategies choose a setting for many hands at once (rows of 13 sorted cards):
 >>> from handsolver.models.chinese import format_setting
 >>> from handsolver.solver.chinese import setting_cards
 >>> from handsolver.models.cards import STANDARD
->>> chosen = strategy_from_spec("greedy").choose([hand], all_keys([hand]), Context())
+>>> chosen = strategy_from_spec("greedy").choose([hand], Context())
 >>> format_setting(setting_cards(hand, int(chosen[0])), STANDARD)
 '7d 6c 5c | 9h 9d 9c 2h 2d | As Ks Qs Js Ts'
 """
@@ -62,9 +62,8 @@ class Strategy(Protocol):
     @property
     def name(self) -> str: ...
 
-    def choose(self, hands: Any, keys: Keys, context: Context) -> NDArray[np.intp]:
-        """The setting index chosen for each hand (rows of 13 sorted cards, keyed by
-        :func:`all_keys`)."""
+    def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
+        """The setting index chosen for each hand (rows of 13 sorted cards)."""
         ...
 
 
@@ -72,8 +71,13 @@ class Strategy(Protocol):
 class Greedy:
     name: str = "greedy"
 
-    def choose(self, hands: Any, keys: Keys, context: Context) -> NDArray[np.intp]:
-        return greedy_choice(keys)
+    def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
+        import numpy as np
+
+        rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE)
+        blocks = range(0, len(rows), _HANDS_PER_BLOCK)
+        chosen = [greedy_choice(hand_keys(rows[i : i + _HANDS_PER_BLOCK])) for i in blocks]
+        return np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.intp)
 
 
 def greedy_choice(keys: Keys) -> NDArray[np.intp]:
@@ -105,7 +109,7 @@ class BestResponse:
     def name(self) -> str:
         return f"best-response:{self.target.name}"
 
-    def choose(self, hands: Any, keys: Keys, context: Context) -> NDArray[np.intp]:
+    def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
         import numpy as np
 
         rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE)
@@ -135,7 +139,7 @@ class Program:
     def name(self) -> str:
         return f"program:{self.command}"
 
-    def choose(self, hands: Any, keys: Keys, context: Context) -> NDArray[np.intp]:
+    def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
         import numpy as np
 
         from handsolver.solver.golf.runner import Command, run
@@ -195,17 +199,6 @@ def strategy_from_spec(spec: str, br_samples: int = DEFAULT_BR_SAMPLES) -> Strat
     raise InputError(f"unknown strategy {spec!r}; use greedy, best-response:X or program:COMMAND")
 
 
-def all_keys(hands: Any) -> Keys:
-    """:func:`hand_keys` of many hands, a block at a time so memory stays small."""
-    import numpy as np
-
-    rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE)
-    blocks = [
-        hand_keys(rows[i : i + _HANDS_PER_BLOCK]) for i in range(0, len(rows), _HANDS_PER_BLOCK)
-    ]
-    return Keys(*(np.concatenate([getattr(b, name) for b in blocks]) for name in Keys._fields))
-
-
 def deal_opponents(dead: Sequence[Card], opponents: int, deals: int, seed: int) -> NDArray[np.intp]:
     """``deals`` deals of ``opponents`` hands from the cards not in ``dead``: shape
     (deals * opponents, 13), each row sorted, deal major."""
@@ -230,7 +223,6 @@ def sampled_scenarios(
     inner = Context(
         context.opponents, context.scoring, context.royalties, int(seeds[1]), context.notation
     )
-    keys = all_keys(dealt)
-    chosen = strategy.choose(dealt, keys, inner)
+    chosen = strategy.choose(dealt, inner)
     shape = (deals, context.opponents)
-    return chosen_scenarios(keys, chosen, shape, context.royalties, sampled=True)
+    return chosen_scenarios(dealt, chosen, shape, context.royalties, sampled=True)

@@ -30,7 +30,6 @@ from handsolver.solver.chinese import Keys, hand_keys, rank_settings, score_sett
 from handsolver.solver.chinese_strategy import (
     DEFAULT_BR_SAMPLES,
     Context,
-    all_keys,
     sampled_scenarios,
     strategy_from_spec,
 )
@@ -101,7 +100,7 @@ def study_hand(job: StudyJob) -> HandGain:
     def context(seed: int) -> Context:
         return Context(job.opponents, job.scoring, job.royalties, int(seed))
 
-    own = int(strategy.choose([job.hand], all_keys([job.hand]), context(own_seed))[0])
+    own = int(strategy.choose([job.hand], context(own_seed))[0])
     choosing = sampled_scenarios(job.hand, strategy, job.samples, context(choose_seed))
     ranking = rank_settings(job.hand, choosing, job.scoring, job.royalties)
     best = int(ranking.order[0])

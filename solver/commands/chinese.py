@@ -113,7 +113,6 @@ def _opponents(
     from handsolver.solver.chinese import known_scenarios, setting_cards, setting_of_text
     from handsolver.solver.chinese_strategy import (
         Program,
-        all_keys,
         sampled_scenarios,
         strategy_from_spec,
     )
@@ -150,8 +149,7 @@ def _opponents(
             their = parse_deal(text, hand_size=13).hands[0]
             _check_disjoint(seen, their, f"hand {text.strip()!r}")
             hands.append(tuple(sorted(their)))
-        keys = all_keys(np.array(hands))
-        chosen = strategy.choose(np.array(hands), keys, context)
+        chosen = strategy.choose(np.array(hands), context)
         for their, index in zip(hands, chosen.tolist(), strict=True):
             setting = setting_cards(their, index)
             settings.append(setting)

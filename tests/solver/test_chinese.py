@@ -32,7 +32,6 @@ from handsolver.solver.chinese_strategy import (
     Context,
     Greedy,
     Program,
-    all_keys,
     deal_opponents,
     sampled_scenarios,
     strategy_from_spec,
@@ -123,7 +122,7 @@ def test_fouled_settings_are_scooped_and_pay_royalties() -> None:
 def test_greedy_is_the_lexicographically_strongest_legal_setting() -> None:
     rng = random.Random(8)
     hands = [tuple(sorted(rng.sample(range(52), 13))) for _ in range(3)]
-    chosen = Greedy().choose(np.array(hands), all_keys(hands), Context())
+    chosen = Greedy().choose(np.array(hands), Context())
     game = chinese_game()
     for hand, index in zip(hands, chosen.tolist(), strict=True):
         from handsolver.models.chinese import front_key
@@ -146,7 +145,7 @@ def test_sampled_results_are_reproducible_and_the_stderr_is_the_batch_formula() 
     assert ranking.sampled and ranking.stderr is not None
     # Per-deal points by the slow reference for the best setting: mean and batch stderr.
     dealt = deal_opponents(hand, 2, 300, int(np.random.SeedSequence(9).generate_state(2)[0]))
-    chosen = Greedy().choose(dealt, all_keys(dealt), context)
+    chosen = Greedy().choose(dealt, context)
     best = setting_cards(hand, int(ranking.order[0]))
     per_deal = [
         sum(
@@ -170,12 +169,10 @@ def test_best_response_beats_or_ties_greedy_on_its_own_deals() -> None:
     context = Context(seed=4)
     scenarios = sampled_scenarios(hand, Greedy(), 100, context)
     ranking = rank_settings(hand, scenarios)
-    greedy = int(Greedy().choose([hand], all_keys([hand]), context)[0])
+    greedy = int(Greedy().choose([hand], context)[0])
     place = int(np.flatnonzero(ranking.order == greedy)[0])
     assert ranking.totals[0] >= ranking.totals[place]
-    chosen = strategy_from_spec("best-response:greedy", 50).choose(
-        [hand], all_keys([hand]), context
-    )
+    chosen = strategy_from_spec("best-response:greedy", 50).choose([hand], context)
     assert 0 <= int(chosen[0]) < 72072
 
 
@@ -223,7 +220,7 @@ def test_a_program_strategy_sets_hands_and_bad_answers_are_named(tmp_path: Path)
     script.write_text(PROGRAM)
     hands = [tuple(sorted(random.Random(s).sample(range(52), 13))) for s in range(3)]
     program = Program(f"{sys.executable} {script}")
-    chosen = program.choose(np.array(hands), all_keys(hands), Context())
+    chosen = program.choose(np.array(hands), Context())
     for hand, index in zip(hands, chosen.tolist(), strict=True):
         back, middle, front = setting_cards(hand, index)
         ranks = sorted(hand, key=lambda c: c // 4)
@@ -235,11 +232,11 @@ def test_a_program_strategy_sets_hands_and_bad_answers_are_named(tmp_path: Path)
         "    print('As Ks Qs | 2c 3c 4c 5c 6c | 7c 8c 9c Tc Jc')\n"
     )
     with pytest.raises(InputError, match="answered 'As Ks Qs"):
-        Program(f"{sys.executable} {bad}").choose(np.array(hands), all_keys(hands), Context())
+        Program(f"{sys.executable} {bad}").choose(np.array(hands), Context())
     short = tmp_path / "short.py"
     short.write_text("print('x')\n")
     with pytest.raises(InputError, match="printed 1 settings for 3 hands"):
-        Program(f"{sys.executable} {short}").choose(np.array(hands), all_keys(hands), Context())
+        Program(f"{sys.executable} {short}").choose(np.array(hands), Context())
 
 
 def test_study_is_reproducible_and_the_same_on_workers() -> None:
