@@ -22,9 +22,9 @@ Strategies choose a setting for many hands at once (rows of 13 sorted cards):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from handsolver.models.cards import STANDARD, Card, InputError, Notation
 from handsolver.models.chinese import HAND_SIZE, NUM_FRONT_KEYS, Royalties
@@ -211,18 +211,46 @@ def deal_opponents(dead: Sequence[Card], opponents: int, deals: int, seed: int) 
     return dealt
 
 
+ProgressWrapper: TypeAlias = Callable[[Iterable[int], int, str], Iterable[int]]
+"""Wraps the loop over blocks of deals, e.g. with a progress bar: (items, total, label)."""
+
+
 def sampled_scenarios(
-    hand: Sequence[Card], strategy: Strategy, deals: int, context: Context
+    hand: Sequence[Card],
+    strategy: Strategy,
+    deals: int,
+    context: Context,
+    progress: ProgressWrapper | None = None,
 ) -> Scenarios:
     """``deals`` random deals of the opponents' hands from the cards left, each set by
-    ``strategy``: the common random numbers every setting of ``hand`` is scored on."""
+    ``strategy``: the common random numbers every setting of ``hand`` is scored on.
+
+    Opponents' hands are set a block of deals at a time (one program run per block)."""
     import numpy as np
 
-    seeds = np.random.SeedSequence(context.seed).generate_state(2)
-    dealt = deal_opponents(hand, context.opponents, deals, int(seeds[0]))
-    inner = Context(
-        context.opponents, context.scoring, context.royalties, int(seeds[1]), context.notation
+    dealing, choosing = np.random.SeedSequence(context.seed).generate_state(2)
+    dealt = deal_opponents(hand, context.opponents, deals, int(dealing))
+    starts = range(0, deals, _HANDS_PER_BLOCK)
+    seeds = np.random.SeedSequence(int(choosing)).generate_state(len(starts))
+    blocks = range(len(starts))
+    parts = []
+    for block in progress(blocks, len(starts), "opponents' hands") if progress else blocks:
+        first, last = starts[block], min(deals, starts[block] + _HANDS_PER_BLOCK)
+        hands = dealt[first * context.opponents : last * context.opponents]
+        inner = Context(
+            context.opponents,
+            context.scoring,
+            context.royalties,
+            int(seeds[block]),
+            context.notation,
+        )
+        chosen = strategy.choose(hands, inner)
+        shape = (last - first, context.opponents)
+        parts.append(chosen_scenarios(hands, chosen, shape, context.royalties, sampled=True))
+    return Scenarios(
+        np.concatenate([p.back for p in parts]),
+        np.concatenate([p.middle for p in parts]),
+        np.concatenate([p.front for p in parts]),
+        np.concatenate([p.royalty for p in parts]),
+        sampled=True,
     )
-    chosen = strategy.choose(dealt, inner)
-    shape = (deals, context.opponents)
-    return chosen_scenarios(dealt, chosen, shape, context.royalties, sampled=True)

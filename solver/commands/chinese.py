@@ -158,7 +158,7 @@ def _opponents(
         return known_scenarios(settings, context.royalties), lines
     assert samples is not None
     player = strategy or strategy_from_spec("greedy", br_samples)
-    scenarios = sampled_scenarios(hand, player, samples, context)
+    scenarios = sampled_scenarios(hand, player, samples, context, progress)
     plural = "s" if opponents > 1 else ""
     lines.append(
         f"{samples} sampled deals of {opponents} opponent{plural} playing {player.name} "
