@@ -205,7 +205,7 @@ def settings(
     top: Annotated[
         int | None,
         typer.Option(
-            "--top", min=1, help="Settings listed [default: 10 in the table, all in JSON]."
+            "--top", min=1, help="Settings listed (default: 10 in the table, all in JSON)."
         ),
     ] = None,
     br_samples: BrSamplesOption = 200,
