@@ -11,10 +11,10 @@ and middles and 286 fronts are three small tables.  Row points are then sums gat
 setting; the scoop (and the 2-4 majority point) is not additive, so the win and loss tables are
 packed into bitsets over scenarios and combined per setting with AND and popcount.
 
-Deals are grouped into batches of up to 64 scenarios (one bitset word); the per-batch totals
-give the sample mean and its standard error (the between-batch variance, which is an unbiased
-estimate for independent deals; with 256 deals or fewer every deal is its own batch, the usual
-sample variance).
+Deals are packed into bitset words of up to 64 scenarios, and the words summed into at most
+256 batches; the per-batch totals give the sample mean and its standard error (from the
+between-batch variance, unbiased for independent deals; with 256 deals or fewer every deal is
+its own batch and this is the usual sample standard error).
 
 >>> from handsolver.models.cards import parse_cards
 >>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d")
@@ -55,7 +55,6 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 NUM_FIVES = comb(HAND_SIZE, 5)  # 1,287
-NUM_THREES = comb(HAND_SIZE, 3)  # 286
 MIDDLES_PER_BACK = comb(HAND_SIZE - 5, 5)  # 56
 FOULED = -1
 """The row keys of a fouled opponent: every row of a setting that is not fouled beats them."""
@@ -549,10 +548,3 @@ def rank_settings(
         totals=totals[order],
         stderr=stderr,
     )
-
-
-def best_index(
-    hand: Sequence[Card], scenarios: Scenarios, scoring: str, royalties: Royalties | None
-) -> int:
-    """The index of the best legal setting (lowest index among equals)."""
-    return int(rank_settings(hand, scenarios, scoring, royalties).order[0])

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 from handsolver.models.cards import STANDARD, Card, InputError, Notation
 from handsolver.models.chinese import HAND_SIZE, NUM_FRONT_KEYS, Royalties
 from handsolver.solver.chinese import (
+    MIDDLES_PER_BACK,
     Keys,
     Scenarios,
     chosen_scenarios,
@@ -85,15 +86,15 @@ def greedy_choice(keys: Keys) -> NDArray[np.intp]:
     import numpy as np
 
     tables = layout()
-    middles = tables.middle.reshape(-1, 56)
-    fronts = tables.front.reshape(-1, 56)
+    middles = tables.middle.reshape(-1, MIDDLES_PER_BACK)
+    fronts = tables.front.reshape(-1, MIDDLES_PER_BACK)
     best_back = keys.five.max(axis=1)
     hand, back = np.nonzero(keys.five == best_back[:, None])  # hand-major, backs increasing
     middle_keys = keys.five[hand[:, None], middles[back]].astype(np.int64)
     rest = middle_keys * NUM_FRONT_KEYS + keys.front[hand[:, None], fronts[back]]
     pick = rest.argmax(axis=1)
     value = rest[np.arange(len(back)), pick]
-    setting = back * 56 + pick
+    setting = back * MIDDLES_PER_BACK + pick
     # Per hand: the greatest value, then the lowest setting index.
     order = np.lexsort((setting, -value, hand))
     _, first = np.unique(hand[order], return_index=True)
