@@ -37,8 +37,9 @@ def main() -> None:
 
     from handsolver.models.cards import parse_cards
     from handsolver.models.chinese import chinese_game
-    from handsolver.solver.chinese import known_scenarios, rank_settings, setting_of_text
+    from handsolver.solver.chinese import known_scenarios, rank_settings
     from handsolver.solver.chinese_cpsat import solve_setting_model
+    from handsolver.solver.chinese_layout import setting_of_text
     from handsolver.solver.chinese_strategy import Context, Greedy, sampled_scenarios
 
     hand = tuple(sorted(parse_cards(HAND)))
@@ -50,7 +51,8 @@ def main() -> None:
     print(f"   handsolver (numpy batch)      {took:8.4f} s  (< 0.1 s; ratio {took / 0.1:.2f})")
     import numpy as np
 
-    from handsolver.solver.chinese import Keys, hand_keys, score_settings
+    from handsolver.solver.chinese import score_settings
+    from handsolver.solver.chinese_layout import Keys, hand_keys
 
     def every_setting() -> object:
         batch = hand_keys(np.array([hand]))

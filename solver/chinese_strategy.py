@@ -13,7 +13,7 @@ Strategies choose a setting for many hands at once (rows of 13 sorted cards):
 >>> from handsolver.models.cards import parse_cards
 >>> hand = sorted(parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"))
 >>> from handsolver.models.chinese import format_setting
->>> from handsolver.solver.chinese import setting_cards
+>>> from handsolver.solver.chinese_layout import setting_cards
 >>> from handsolver.models.cards import STANDARD
 >>> chosen = strategy_from_spec("greedy").choose([hand], Context())
 >>> format_setting(setting_cards(hand, int(chosen[0])), STANDARD)
@@ -28,14 +28,12 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from handsolver.models.cards import STANDARD, Card, InputError, Notation
 from handsolver.models.chinese import HAND_SIZE, NUM_FRONT_KEYS, Royalties
-from handsolver.solver.chinese import (
+from handsolver.solver.chinese import Scenarios, chosen_scenarios, rank_settings
+from handsolver.solver.chinese_layout import (
     MIDDLES_PER_BACK,
     Keys,
-    Scenarios,
-    chosen_scenarios,
     hand_keys,
     layout,
-    rank_settings,
     setting_index,
     setting_of_text,
 )

@@ -26,7 +26,8 @@ from typing import NamedTuple
 
 from handsolver.models.cards import Card
 from handsolver.models.chinese import HAND_SIZE, Royalties
-from handsolver.solver.chinese import Keys, hand_keys, rank_settings, score_settings
+from handsolver.solver.chinese import rank_settings, score_settings
+from handsolver.solver.chinese_layout import Keys, hand_keys
 from handsolver.solver.chinese_strategy import (
     DEFAULT_BR_SAMPLES,
     Context,

@@ -110,7 +110,8 @@ def _opponents(
 
     from handsolver.models.cards import InputError, parse_deal
     from handsolver.models.chinese import format_setting
-    from handsolver.solver.chinese import known_scenarios, setting_cards, setting_of_text
+    from handsolver.solver.chinese import known_scenarios
+    from handsolver.solver.chinese_layout import setting_cards, setting_of_text
     from handsolver.solver.chinese_strategy import (
         Program,
         sampled_scenarios,
@@ -355,7 +356,7 @@ def study(
     from handsolver.models.cards import STANDARD
     from handsolver.models.chinese import check_scoring, format_setting
     from handsolver.solver.batch import run_batch
-    from handsolver.solver.chinese import setting_cards
+    from handsolver.solver.chinese_layout import setting_cards
     from handsolver.solver.chinese_study import study_hand, study_jobs, summarize
 
     with user_errors():

@@ -17,13 +17,11 @@ from handsolver.models.cards import InputError, parse_cards
 from handsolver.models.chinese import chinese_game, parse_royalties
 from handsolver.models.poker import poker_key
 from handsolver.models.split import Setting
-from handsolver.solver.chinese import (
+from handsolver.solver.chinese import known_scenarios, rank_settings, score_settings
+from handsolver.solver.chinese_layout import (
     Keys,
     hand_keys,
-    known_scenarios,
     layout,
-    rank_settings,
-    score_settings,
     setting_cards,
     setting_index,
     setting_of_text,
