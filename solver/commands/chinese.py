@@ -100,7 +100,6 @@ def _opponents(
     vs_hand: list[str],
     vs: str | None,
     samples: int | None,
-    opponents: int,
     context: Any,
     br_samples: int,
     timeout: float,
@@ -140,7 +139,8 @@ def _opponents(
     lines: list[str] = []
     for text in vs_setting:
         setting = setting_of_text(text)
-        _check_disjoint(seen, [c for part in setting for c in part], f"setting {text.strip()!r}")
+        where = f"setting {text.strip()!r}"
+        _check_disjoint(seen, [c for part in setting for c in part], where, notation)
         settings.append(setting)
         lines.append(f"setting {format_setting(setting, notation)}")
     if vs_hand:
@@ -148,7 +148,7 @@ def _opponents(
         hands = []
         for text in vs_hand:
             their = parse_deal(text, hand_size=13).hands[0]
-            _check_disjoint(seen, their, f"hand {text.strip()!r}")
+            _check_disjoint(seen, their, f"hand {text.strip()!r}", notation)
             hands.append(tuple(sorted(their)))
         chosen = strategy.choose(np.array(hands), context)
         for their, index in zip(hands, chosen.tolist(), strict=True):
@@ -160,20 +160,20 @@ def _opponents(
     assert samples is not None
     player = strategy or strategy_from_spec("greedy", br_samples)
     scenarios = sampled_scenarios(hand, player, samples, context, progress)
-    plural = "s" if opponents > 1 else ""
+    plural = "s" if context.opponents > 1 else ""
     lines.append(
-        f"{samples} sampled deals of {opponents} opponent{plural} playing {player.name} "
+        f"{samples} sampled deals of {context.opponents} opponent{plural} playing {player.name} "
         "(a sample: points are sample means ± standard error)"
     )
     return scenarios, lines
 
 
-def _check_disjoint(seen: dict[int, str], cards: Any, where: str) -> None:
-    from handsolver.models.cards import InputError, card_name
+def _check_disjoint(seen: dict[int, str], cards: Any, where: str, notation: Notation) -> None:
+    from handsolver.models.cards import InputError
 
     for card in cards:
         if card in seen:
-            raise InputError(f"card {card_name(card)!r} of {where} is also in {seen[card]}")
+            raise InputError(f"card {notation.format(card)!r} of {where} is also in {seen[card]}")
     for card in cards:
         seen[card] = where
 
@@ -230,17 +230,12 @@ def settings(
         deal = parse_deal(hand, hand_size=HAND_SIZE)
         cards = tuple(sorted(deal.hands[0]))
         table = _royalties(royalties)
-        context = Context(opponents, scoring, table, seed, deal.notation)
+        known = len(vs_setting or []) + len(vs_hand or [])
+        # A best-response opponent plays against as many opponents as the table has.
+        table_opponents = opponents if samples is not None or not known else known
+        context = Context(table_opponents, scoring, table, seed, deal.notation)
         scenarios, against = _opponents(
-            cards,
-            vs_setting or [],
-            vs_hand or [],
-            vs,
-            samples,
-            opponents if samples is not None else len(vs_setting or []) + len(vs_hand or []),
-            context,
-            br_samples,
-            timeout,
+            cards, vs_setting or [], vs_hand or [], vs, samples, context, br_samples, timeout
         )
         ranking = rank_settings(cards, scenarios, scoring, table)
     notation = deal.notation
