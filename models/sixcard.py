@@ -35,15 +35,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import combinations, product
+from itertools import product
 from math import comb, prod
 from typing import Literal, TypeAlias
 
 from handsolver.models.cards import InputError
+from handsolver.models.split import Outcomes, SplitGame
 
 Hand: TypeAlias = tuple[int, ...]
 """A hand or a part of one: card values in increasing order."""
@@ -240,21 +241,35 @@ def splits(hand: Hand, game: Game = SIX_CARD) -> tuple[Split, ...]:
 
 @cache
 def _splits(hand: Hand, game: Game) -> tuple[Split, ...]:
-    found: set[Split] = set()
+    # The engine keeps the hand's (increasing) card order in every part and gives each
+    # distinct split once; the game lists them High part largest first.
+    return tuple(sorted(split_game(game).settings(hand), reverse=True))
 
-    def fill(rest: tuple[int, ...], sizes: tuple[int, ...]) -> Iterator[Split]:
-        if not sizes:
-            yield ()
-            return
-        for chosen in combinations(range(len(rest)), sizes[0]):
-            part = tuple(rest[i] for i in chosen)
-            left = tuple(card for i, card in enumerate(rest) if i not in chosen)
-            for tail in fill(left, sizes[1:]):
-                yield (part, *tail)
 
-    for split in fill(hand, game.part_sizes):
-        found.add(split)
-    return tuple(sorted(found, reverse=True))
+@cache
+def split_game(game: Game = SIX_CARD) -> SplitGame[int]:
+    """The game as an instance of the split-game engine: no order rule, the round score.
+
+    >>> six = split_game()
+    >>> six.part_names, six.hand_size, six.order_key is None
+    (('High', 'Middle', 'Low'), 6, True)
+    >>> six.outcomes(((2, 3, 4), (1, 2), (1,)), ((1, 2, 4), (3, 3), (2,)))
+    (1, -1, -1)
+    """
+    return SplitGame(
+        name="six-card",
+        part_names=game.part_names[: len(game.part_sizes)],
+        part_sizes=game.part_sizes,
+        row_key=lambda row, part: part_key(game.part_rules[row], part),
+        points=_round_points,
+    )
+
+
+def _round_points(outcomes: Outcomes) -> Fraction:
+    """Parts score 1, 1/2 or 0 and the round is won with more than half of them: that is, with
+    more parts won than lost (1), as many (1/2), or fewer (0)."""
+    balance = sum(outcomes)
+    return Fraction((balance > 0) * 2 + (balance == 0), 2)
 
 
 def sorted_split(hand: Hand, game: Game = SIX_CARD) -> Split:
@@ -301,11 +316,8 @@ def round_score(mine: Split, theirs: Split, game: Game = SIX_CARD) -> Fraction:
     >>> round_score(((2, 3, 4), (1, 2), (1,)), ((1, 2, 4), (3, 3), (2,)))
     Fraction(0, 1)
     """
-    points = sum(
-        part_score(rule, a, b) for rule, a, b in zip(game.part_rules, mine, theirs, strict=True)
-    )
-    half = Fraction(len(game.part_sizes), 2)
-    return Fraction((points > half) * 2 + (points == half), 2)
+    score: Fraction = split_game(game).score(mine, theirs)
+    return score
 
 
 def hand_ways(hand: Sequence[int], game: Game = SIX_CARD, taken: Sequence[int] = ()) -> int:

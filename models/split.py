@@ -116,7 +116,7 @@ class SplitGame(Generic[C]):
 
 
 def _sign(a: Any, b: Any) -> int:
-    return (a > b) - (a < b)
+    return int(a > b) - int(a < b)
 
 
 def _partitions(cards: tuple[C, ...], sizes: tuple[int, ...]) -> Iterator[Setting]:

@@ -52,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "sixcard",
         "The six-card game (16 cards, values 1-4): best splits, strategies, the equilibrium.",
     ),
+    "chinese": (
+        "chinese",
+        "Chinese poker: every setting of 13 cards scored against known or sampled opponents.",
+    ),
     "verify": (
         "golf",
         "Run an answer program on a challenge's seed, adversarial and random cases.",

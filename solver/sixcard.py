@@ -47,8 +47,8 @@ from handsolver.models.sixcard import (
     hands,
     parse_hand,
     parse_split,
-    part_key,
     sorted_split,
+    split_game,
     split_hand,
     splits,
 )
@@ -105,8 +105,9 @@ def tables(game: Game = SIX_CARD) -> Tables:
         ranges.append(range(start, len(all_splits)))
         owner.extend([index] * (len(all_splits) - start))
     halves = np.zeros((len(all_splits), len(all_splits)), dtype=np.int64)
-    for part, rule in enumerate(game.part_rules):
-        keys = [part_key(rule, split[part]) for split in all_splits]
+    row_key = split_game(game).row_key
+    for part in range(len(game.part_sizes)):
+        keys = [row_key(part, split[part]) for split in all_splits]
         rank_of = {key: rank for rank, key in enumerate(sorted(set(keys)))}
         rank = np.array([rank_of[key] for key in keys], dtype=np.int64)
         halves += 2 * (rank[:, None] > rank[None, :]) + (rank[:, None] == rank[None, :])
@@ -637,19 +638,17 @@ def build_split_model(t: Tables, hand: Hand, scenarios: Plays) -> SplitModel:
 
     # Scenarios grouped by the opponent's part keys, weights as integers.
     grouped: dict[tuple[tuple[int, ...], ...], Fraction] = defaultdict(Fraction)
+    row_key = split_game(game).row_key
     for s, chance in scenarios:
-        keys = tuple(
-            part_key(rule, part) for rule, part in zip(game.part_rules, t.splits[s], strict=True)
-        )
+        keys = tuple(row_key(q, part) for q, part in enumerate(t.splits[s]))
         grouped[keys] += chance
     scale = math.lcm(*(chance.denominator for chance in grouped.values()))
     objective = []
     for index, (keys, chance) in enumerate(sorted(grouped.items())):
         halves = []
         for q in parts:
-            rule = game.part_rules[q]
             for part, var in chosen[q].items():
-                mine = part_key(rule, part)
+                mine = row_key(q, part)
                 halves.append((2 * (mine > keys[q]) + (mine == keys[q])) * var)
         results = []
         for threshold in (len(game.part_sizes), len(game.part_sizes) + 1):

@@ -1,0 +1,255 @@
+"""How Chinese poker opponents set their hands, sampled deals, and the best-response study.
+
+Strategies choose a setting for many hands at once (rows of 13 sorted cards):
+
+- ``greedy``: the strongest back, then the strongest middle from the rest, then the front;
+  among equal backs the one leaving the strongest middle, then the strongest front (then the
+  lowest setting index).  It is never fouled.
+- ``best-response:X``: the best setting against opponents who play ``X``, their hands sampled
+  from the cards the player cannot see (``samples`` deals, the same for every setting).
+- ``program:COMMAND``: the user's program reads one hand per line on stdin and prints one
+  setting ``FRONT|MIDDLE|BACK`` per line, in order (one run for all the hands).
+
+>>> from handsolver.models.cards import parse_cards
+>>> hand = sorted(parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"))
+>>> from handsolver.models.chinese import format_setting
+>>> from handsolver.solver.chinese_layout import setting_cards
+>>> from handsolver.models.cards import STANDARD
+>>> chosen = strategy_from_spec("greedy").choose([hand], Context())
+>>> format_setting(setting_cards(hand, int(chosen[0])), STANDARD)
+'7d 6c 5c | 9h 9d 9c 2h 2d | As Ks Qs Js Ts'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
+
+from handsolver.models.cards import STANDARD, Card, InputError, Notation
+from handsolver.models.chinese import HAND_SIZE, NUM_FRONT_KEYS, Royalties
+from handsolver.solver.chinese import Scenarios, chosen_scenarios, rank_settings
+from handsolver.solver.chinese_layout import (
+    MIDDLES_PER_BACK,
+    Keys,
+    hand_keys,
+    layout,
+    setting_index,
+    setting_of_text,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+_HANDS_PER_BLOCK = 1024  # hands keyed at once: (block x 1287 x 5) cards stay near 50 MB
+DEFAULT_BR_SAMPLES = 200
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a strategy knows about the game: the table, the scoring, and its random stream."""
+
+    opponents: int = 1
+    scoring: str = "1-6"
+    royalties: Royalties | None = None
+    seed: int = 0
+    notation: Notation = field(default=STANDARD)
+
+
+class Strategy(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
+        """The setting index chosen for each hand (rows of 13 sorted cards)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Greedy:
+    name: str = "greedy"
+
+    def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
+        import numpy as np
+
+        rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE)
+        blocks = range(0, len(rows), _HANDS_PER_BLOCK)
+        chosen = [greedy_choice(hand_keys(rows[i : i + _HANDS_PER_BLOCK])) for i in blocks]
+        return np.concatenate(chosen) if chosen else np.zeros(0, dtype=np.intp)
+
+
+def greedy_choice(keys: Keys) -> NDArray[np.intp]:
+    """The greedy setting of each hand from its keys (see the module docstring)."""
+    import numpy as np
+
+    tables = layout()
+    middles = tables.middle.reshape(-1, MIDDLES_PER_BACK)
+    fronts = tables.front.reshape(-1, MIDDLES_PER_BACK)
+    best_back = keys.five.max(axis=1)
+    hand, back = np.nonzero(keys.five == best_back[:, None])  # hand-major, backs increasing
+    middle_keys = keys.five[hand[:, None], middles[back]].astype(np.int64)
+    rest = middle_keys * NUM_FRONT_KEYS + keys.front[hand[:, None], fronts[back]]
+    pick = rest.argmax(axis=1)
+    value = rest[np.arange(len(back)), pick]
+    setting = back * MIDDLES_PER_BACK + pick
+    # Per hand: the greatest value, then the lowest setting index.
+    order = np.lexsort((setting, -value, hand))
+    _, first = np.unique(hand[order], return_index=True)
+    return setting[order[first]]  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    target: Strategy
+    samples: int = DEFAULT_BR_SAMPLES
+
+    @property
+    def name(self) -> str:
+        return f"best-response:{self.target.name}"
+
+    def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
+        import numpy as np
+
+        rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE)
+        seeds = np.random.SeedSequence(context.seed).generate_state(max(1, len(rows)))
+        out = np.empty(len(rows), dtype=np.intp)
+        for i, row in enumerate(rows.tolist()):
+            inner = Context(
+                context.opponents,
+                context.scoring,
+                context.royalties,
+                int(seeds[i]),
+                context.notation,
+            )
+            scenarios = sampled_scenarios(row, self.target, self.samples, inner)
+            ranking = rank_settings(row, scenarios, context.scoring, context.royalties)
+            out[i] = ranking.order[0]
+        return out
+
+
+@dataclass(frozen=True)
+class Program:
+    command: str
+    timeout: float = 60.0
+    output_cap: int = 1 << 24
+
+    @property
+    def name(self) -> str:
+        return f"program:{self.command}"
+
+    def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
+        import numpy as np
+
+        from handsolver.solver.golf.runner import Command, run
+
+        rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE).tolist()
+        lines = [context.notation.format_cards(row) for row in rows]
+        data = "".join(line + "\n" for line in lines).encode()
+        result = run(
+            Command.parse(self.command), data, timeout=self.timeout, output_cap=self.output_cap
+        )
+        name = f"strategy program {self.command!r}"
+        if result.timed_out:
+            raise InputError(f"{name} timed out after {self.timeout:g} s")
+        if result.output_capped:
+            raise InputError(f"{name} printed more than {self.output_cap} bytes")
+        if result.returncode != 0:
+            raise InputError(
+                f"{name} exited with code {result.returncode}: {result.stderr_line}".rstrip(": ")
+            )
+        answers = result.stdout.decode("utf-8", errors="replace").splitlines()
+        answers = [answer for answer in answers if answer.strip()]
+        if len(answers) != len(rows):
+            raise InputError(f"{name} printed {len(answers)} settings for {len(rows)} hands")
+        out = np.empty(len(rows), dtype=np.intp)
+        for i, (row, answer) in enumerate(zip(rows, answers, strict=True)):
+            try:
+                out[i] = setting_index(row, setting_of_text(answer))
+            except InputError as error:
+                raise InputError(
+                    f"{name} answered {answer.strip()!r} for hand {lines[i]!r}: {error}"
+                ) from None
+        return out
+
+
+def strategy_from_spec(spec: str, br_samples: int = DEFAULT_BR_SAMPLES) -> Strategy:
+    """``greedy``, ``best-response:X`` or ``program:COMMAND``.
+
+    >>> strategy_from_spec("best-response:greedy").name
+    'best-response:greedy'
+    >>> try:
+    ...     strategy_from_spec("random")
+    ... except InputError as error:
+    ...     print(error)
+    unknown strategy 'random'; use greedy, best-response:X or program:COMMAND
+
+    :raises InputError: for an unknown strategy.
+    """
+    text = spec.strip()
+    if text == "greedy":
+        return Greedy()
+    if text.startswith("best-response:"):
+        return BestResponse(
+            strategy_from_spec(text.removeprefix("best-response:"), br_samples), br_samples
+        )
+    if text.startswith("program:") and text.removeprefix("program:").strip():
+        return Program(text.removeprefix("program:").strip())
+    raise InputError(f"unknown strategy {spec!r}; use greedy, best-response:X or program:COMMAND")
+
+
+def deal_opponents(dead: Sequence[Card], opponents: int, deals: int, seed: int) -> NDArray[np.intp]:
+    """``deals`` deals of ``opponents`` hands from the cards not in ``dead``: shape
+    (deals * opponents, 13), each row sorted, deal major."""
+    import numpy as np
+
+    rest = np.setdiff1d(np.arange(52), np.asarray(dead, dtype=np.intp))
+    rng = np.random.default_rng(seed)
+    picks = rng.random((deals, len(rest))).argsort(axis=1)[:, : HAND_SIZE * opponents]
+    dealt: NDArray[np.intp] = np.sort(rest[picks].reshape(deals * opponents, HAND_SIZE), axis=1)
+    return dealt
+
+
+ProgressWrapper: TypeAlias = Callable[[Iterable[int], int, str], Iterable[int]]
+"""Wraps the loop over blocks of deals, e.g. with a progress bar: (items, total, label)."""
+
+
+def sampled_scenarios(
+    hand: Sequence[Card],
+    strategy: Strategy,
+    deals: int,
+    context: Context,
+    progress: ProgressWrapper | None = None,
+) -> Scenarios:
+    """``deals`` random deals of the opponents' hands from the cards left, each set by
+    ``strategy``: the common random numbers every setting of ``hand`` is scored on.
+
+    Opponents' hands are set a block of deals at a time (one program run per block)."""
+    import numpy as np
+
+    dealing, choosing = np.random.SeedSequence(context.seed).generate_state(2)
+    dealt = deal_opponents(hand, context.opponents, deals, int(dealing))
+    starts = range(0, deals, _HANDS_PER_BLOCK)
+    seeds = np.random.SeedSequence(int(choosing)).generate_state(len(starts))
+    blocks = range(len(starts))
+    parts = []
+    for block in progress(blocks, len(starts), "opponents' hands") if progress else blocks:
+        first, last = starts[block], min(deals, starts[block] + _HANDS_PER_BLOCK)
+        hands = dealt[first * context.opponents : last * context.opponents]
+        inner = Context(
+            context.opponents,
+            context.scoring,
+            context.royalties,
+            int(seeds[block]),
+            context.notation,
+        )
+        chosen = strategy.choose(hands, inner)
+        shape = (last - first, context.opponents)
+        parts.append(chosen_scenarios(hands, chosen, shape, context.royalties, sampled=True))
+    return Scenarios(
+        np.concatenate([p.back for p in parts]),
+        np.concatenate([p.middle for p in parts]),
+        np.concatenate([p.front for p in parts]),
+        np.concatenate([p.royalty for p in parts]),
+        sampled=True,
+    )

@@ -1,0 +1,434 @@
+"""``handsolver chinese``: rank the 72,072 settings of a hand, and the best-response study.
+
+Opponents are known settings (``--vs-setting``), known hands set by a strategy (``--vs-hand``
+with ``--vs``), or unknown hands dealt from the cards left (``--vs`` with ``--samples``).
+Exact points are integers or fractions in strings; sampled points are sample means with
+standard errors.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from handsolver.solver.commands.common import (
+    JsonOption,
+    SchedulerOption,
+    SeedOption,
+    WorkersOption,
+    fail,
+    print_json,
+    print_table,
+    progress,
+    user_errors,
+)
+
+if TYPE_CHECKING:
+    from handsolver.models.cards import Notation
+    from handsolver.models.chinese import Royalties
+    from handsolver.models.split import Setting
+    from handsolver.solver.chinese import RankedSetting, Ranking, Scenarios
+
+chinese_app = typer.Typer(
+    help="Chinese poker (13 cards set 3/5/5): best settings and the best-response study.",
+    no_args_is_help=True,
+)
+
+StrategyHelp = "greedy, best-response:X, or program:COMMAND (one hand per line in, one setting out)"
+ScoringOption = Annotated[
+    str, typer.Option("--scoring", help="Scoring rule: 1-6 (scoop 6) or 2-4 (scoop 4).")
+]
+RoyaltiesOption = Annotated[
+    Path | None,
+    typer.Option("--royalties", metavar="FILE", help="Royalty table (JSON); off by default."),
+]
+OpponentsOption = Annotated[
+    int, typer.Option("--opponents", min=1, max=3, help="Unknown opponents (with --samples).")
+]
+BrSamplesOption = Annotated[
+    int,
+    typer.Option("--br-samples", min=1, max=1_000_000, help="Deals a best-response strategy uses."),
+]
+TimeoutOption = Annotated[
+    float, typer.Option("--timeout", min=0.1, help="Seconds a strategy program may run.")
+]
+
+
+class Engine(StrEnum):
+    enumerate = "enumerate"
+    cp_sat = "cp-sat"
+
+
+def _royalties(path: Path | None) -> Royalties | None:
+    from handsolver.models.chinese import parse_royalties
+
+    if path is None:
+        return None
+    return parse_royalties(path.read_text(encoding="utf-8"), source=str(path))
+
+
+def _setting_json(setting: Setting, notation: Notation) -> dict[str, list[str]]:
+    back, middle, front = setting
+    return {
+        "front": notation.card_strings(front),
+        "middle": notation.card_strings(middle),
+        "back": notation.card_strings(back),
+    }
+
+
+def _entry_json(entry: RankedSetting, notation: Notation) -> dict[str, Any]:
+    fields: dict[str, Any] = {**_setting_json(entry.setting, notation)}
+    fields["points"] = str(entry.points)
+    if entry.stderr is not None:
+        fields["mean"] = round(float(entry.points), 6)
+        fields["stderr"] = round(entry.stderr, 6)
+    return fields
+
+
+def _points_text(entry: RankedSetting) -> str:
+    if entry.stderr is None:
+        return str(entry.points)
+    return f"{float(entry.points):+.4f} ± {entry.stderr:.4f}"
+
+
+def _opponents(
+    hand: tuple[int, ...],
+    vs_setting: list[str],
+    vs_hand: list[str],
+    vs: str | None,
+    samples: int | None,
+    context: Any,
+    br_samples: int,
+    timeout: float,
+) -> tuple[Scenarios, list[str]]:
+    """The scenarios to score against and a line describing each opponent."""
+    import numpy as np
+
+    from handsolver.models.cards import InputError, parse_deal
+    from handsolver.models.chinese import format_setting
+    from handsolver.solver.chinese import known_scenarios
+    from handsolver.solver.chinese_layout import setting_cards, setting_of_text
+    from handsolver.solver.chinese_strategy import (
+        Program,
+        sampled_scenarios,
+        strategy_from_spec,
+    )
+
+    notation = context.notation
+    known = len(vs_setting) + len(vs_hand)
+    if known and samples is not None:
+        raise InputError("give known opponents (--vs-setting, --vs-hand) or --samples, not both")
+    if vs_hand and vs is None:
+        raise InputError("--vs-hand needs --vs STRATEGY: how that opponent sets the hand")
+    if known > 3:
+        raise InputError(f"{known} opponents given; a table has at most 4 players")
+    if not known and samples is None:
+        raise InputError(
+            "say what the opponents play: --vs-setting, --vs-hand with --vs, or --vs with --samples"
+        )
+    strategy = None
+    if vs is not None:
+        strategy = strategy_from_spec(vs, br_samples)
+        if isinstance(strategy, Program):
+            strategy = Program(strategy.command, timeout)
+    seen = dict.fromkeys(hand, "your hand")
+    settings: list[Setting] = []
+    lines: list[str] = []
+    for text in vs_setting:
+        setting = setting_of_text(text)
+        where = f"setting {text.strip()!r}"
+        _check_disjoint(seen, [c for part in setting for c in part], where, notation)
+        settings.append(setting)
+        lines.append(f"setting {format_setting(setting, notation)}")
+    if vs_hand:
+        assert strategy is not None
+        hands = []
+        for text in vs_hand:
+            their = parse_deal(text, hand_size=13).hands[0]
+            _check_disjoint(seen, their, f"hand {text.strip()!r}", notation)
+            hands.append(tuple(sorted(their)))
+        chosen = strategy.choose(np.array(hands), context)
+        for their, index in zip(hands, chosen.tolist(), strict=True):
+            setting = setting_cards(their, index)
+            settings.append(setting)
+            lines.append(f"hand set by {strategy.name}: {format_setting(setting, notation)}")
+    if settings:
+        return known_scenarios(settings, context.royalties), lines
+    assert samples is not None
+    player = strategy or strategy_from_spec("greedy", br_samples)
+    scenarios = sampled_scenarios(hand, player, samples, context, progress)
+    plural = "s" if context.opponents > 1 else ""
+    lines.append(
+        f"{samples} sampled deals of {context.opponents} opponent{plural} playing {player.name} "
+        "(a sample: points are sample means ± standard error)"
+    )
+    return scenarios, lines
+
+
+def _check_disjoint(seen: dict[int, str], cards: Any, where: str, notation: Notation) -> None:
+    from handsolver.models.cards import InputError
+
+    for card in cards:
+        if card in seen:
+            raise InputError(f"card {notation.format(card)!r} of {where} is also in {seen[card]}")
+    for card in cards:
+        seen[card] = where
+
+
+@chinese_app.command()
+def settings(
+    hand: Annotated[str, typer.Argument(help="Your 13 cards, e.g. 'As Ks Qs ... 7d'.")],
+    vs_setting: Annotated[
+        list[str] | None,
+        typer.Option("--vs-setting", help="A known opponent setting FRONT|MIDDLE|BACK (repeat)."),
+    ] = None,
+    vs_hand: Annotated[
+        list[str] | None,
+        typer.Option("--vs-hand", help="A known opponent hand of 13 cards, set by --vs (repeat)."),
+    ] = None,
+    vs: Annotated[
+        str | None, typer.Option("--vs", help=f"The opponents' strategy: {StrategyHelp}.")
+    ] = None,
+    opponents: OpponentsOption = 1,
+    samples: Annotated[
+        int | None,
+        typer.Option("--samples", min=1, max=10_000_000, help="Sampled deals (unknown hands)."),
+    ] = None,
+    seed: SeedOption = 0,
+    scoring: ScoringOption = "1-6",
+    royalties: RoyaltiesOption = None,
+    engine: Annotated[
+        Engine, typer.Option(help="enumerate all settings, or a CP-SAT model (best only).")
+    ] = Engine.enumerate,
+    top: Annotated[
+        int | None,
+        typer.Option(
+            "--top", min=1, help="Settings listed (default: 10 in the table, all in JSON)."
+        ),
+    ] = None,
+    br_samples: BrSamplesOption = 200,
+    timeout: TimeoutOption = 60.0,
+    json_output: JsonOption = False,
+) -> None:
+    """Rank every legal setting of HAND by its points against the opponents.
+
+    Examples (HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"):
+      handsolver chinese settings HAND --vs-setting "Ah Ad 3c|Kh Kd 4c 4d 8s|8c 8d 8h Jc Jd"
+      handsolver chinese settings HAND --vs-hand "..." --vs greedy
+      handsolver chinese settings HAND --vs greedy --samples 10000 --seed 1
+    """
+    from handsolver.models.cards import parse_deal
+    from handsolver.models.chinese import HAND_SIZE, NUM_SETTINGS, check_scoring
+    from handsolver.solver.chinese import rank_settings
+    from handsolver.solver.chinese_strategy import Context
+
+    with user_errors():
+        check_scoring(scoring)
+        deal = parse_deal(hand, hand_size=HAND_SIZE)
+        cards = tuple(sorted(deal.hands[0]))
+        table = _royalties(royalties)
+        known = len(vs_setting or []) + len(vs_hand or [])
+        # A best-response opponent plays against as many opponents as the table has.
+        table_opponents = opponents if samples is not None or not known else known
+        context = Context(table_opponents, scoring, table, seed, deal.notation)
+        scenarios, against = _opponents(
+            cards, vs_setting or [], vs_hand or [], vs, samples, context, br_samples, timeout
+        )
+        ranking = rank_settings(cards, scenarios, scoring, table)
+    notation = deal.notation
+    payload: dict[str, Any] = {
+        "hand": notation.card_strings(deal.hands[0]),
+        "scoring": scoring,
+        "settings_total": NUM_SETTINGS,
+        "legal": ranking.legal,
+        "opponents": ranking.opponents,
+        "deals": ranking.deals,
+        "sampled": ranking.sampled,
+        "against": against,
+    }
+    if engine == Engine.cp_sat:
+        _cp_sat(cards, scenarios, scoring, table, ranking, seed, notation, payload, json_output)
+        return
+    shown = ranking.top(top if top is not None else None if json_output else 10)
+    payload["ties_with_best"] = ranking.ties_with_best
+    payload["settings"] = [_entry_json(entry, notation) for entry in shown]
+    if json_output:
+        print_json(payload)
+        return
+    _print_header(payload, ranking, notation)
+    columns = ["#", "front", "middle", "back", "points"]
+    print_table(
+        None,
+        columns,
+        (
+            [
+                place + 1,
+                notation.format_cards(entry.setting[2]),
+                notation.format_cards(entry.setting[1]),
+                notation.format_cards(entry.setting[0]),
+                _points_text(entry),
+            ]
+            for place, entry in enumerate(shown)
+        ),
+    )
+
+
+def _print_header(payload: dict[str, Any], ranking: Ranking, notation: Notation) -> None:
+    typer.echo(f"hand: {' '.join(payload['hand'])}   scoring: {payload['scoring']}")
+    for line in payload["against"]:
+        typer.echo(f"against: {line}")
+    best = ranking.best
+    typer.echo(
+        f"legal settings: {ranking.legal:,} of {payload['settings_total']:,}; best: "
+        f"{_points_text(best)} points ({ranking.ties_with_best:,} other settings score the same)"
+    )
+
+
+def _cp_sat(
+    cards: tuple[int, ...],
+    scenarios: Scenarios,
+    scoring: str,
+    table: Royalties | None,
+    ranking: Ranking,
+    seed: int,
+    notation: Notation,
+    payload: dict[str, Any],
+    json_output: bool,
+) -> None:
+    from fractions import Fraction
+
+    from handsolver.models.chinese import format_setting
+    from handsolver.solver.chinese_cpsat import solve_setting_model
+
+    solved = solve_setting_model(cards, scenarios, scoring, table, seed=seed)
+    points = Fraction(solved.total, scenarios.deals)
+    payload["engine"] = "cp-sat"
+    payload["status"] = solved.status
+    payload["wall_time"] = round(solved.wall_time, 3)
+    payload["same_as_enumeration"] = solved.total == int(ranking.totals[0])
+    payload["settings"] = [{**_setting_json(solved.setting, notation), "points": str(points)}]
+    if json_output:
+        print_json(payload)
+        return
+    _print_header(payload, ranking, notation)
+    typer.echo(
+        f"cp-sat ({solved.status}, {solved.wall_time:.2f} s): "
+        f"{format_setting(solved.setting, notation)}  points {points} "
+        f"({'the' if payload['same_as_enumeration'] else 'NOT the'} value enumeration finds)"
+    )
+
+
+@chinese_app.command()
+def study(
+    hands: Annotated[
+        int, typer.Option("--hands", min=1, max=1_000_000, help="Random hands.")
+    ] = 200,
+    vs: Annotated[
+        str, typer.Option("--vs", help=f"The strategy to improve on: {StrategyHelp}.")
+    ] = "greedy",
+    opponents: OpponentsOption = 1,
+    samples: Annotated[
+        int,
+        typer.Option(
+            "--samples", min=2, max=1_000_000, help="Deals per hand, to choose and again to judge."
+        ),
+    ] = 1000,
+    seed: SeedOption = 0,
+    scoring: ScoringOption = "1-6",
+    royalties: RoyaltiesOption = None,
+    br_samples: BrSamplesOption = 200,
+    workers: WorkersOption = 1,
+    scheduler: SchedulerOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Mean gain of the best response over a strategy, over random hands (sampled deals).
+
+    Example: handsolver chinese study --hands 200 --vs greedy --samples 1000 --workers 2
+    """
+    from handsolver.models.cards import STANDARD
+    from handsolver.models.chinese import check_scoring, format_setting
+    from handsolver.solver.batch import run_batch
+    from handsolver.solver.chinese_layout import setting_cards
+    from handsolver.solver.chinese_study import study_hand, study_jobs, summarize
+
+    with user_errors():
+        check_scoring(scoring)
+        table = _royalties(royalties)
+        jobs = study_jobs(
+            hands,
+            vs,
+            opponents=opponents,
+            samples=samples,
+            seed=seed,
+            scoring=scoring,
+            royalties=table,
+            br_samples=br_samples,
+        )
+        results = list(
+            progress(
+                run_batch(study_hand, jobs, workers=workers, scheduler=scheduler),
+                len(jobs),
+                "chinese study",
+            )
+        )
+    if not results:
+        fail("no hands")
+    result = summarize(results, samples)
+
+    def hand_json(item: Any) -> dict[str, Any]:
+        return {
+            "hand": STANDARD.card_strings(item.hand),
+            "strategy": _setting_json(setting_cards(item.hand, item.strategy_setting), STANDARD),
+            "best": _setting_json(setting_cards(item.hand, item.best_setting), STANDARD),
+            "gain": round(item.gain, 6),
+            "stderr": round(item.gain_stderr, 6),
+        }
+
+    payload = {
+        "hands": result.hands,
+        "strategy": vs,
+        "opponents": opponents,
+        "samples": samples,
+        "scoring": scoring,
+        "seed": seed,
+        "mean_gain": round(result.mean_gain, 6),
+        "stderr": round(result.gain_stderr, 6),
+        "strategy_points": round(result.strategy_points, 6),
+        "best_points": round(result.best_points, 6),
+        "share_already_best": round(result.share_same, 6),
+        "biggest_gains": [hand_json(item) for item in result.biggest],
+    }
+    if json_output:
+        print_json(payload)
+        return
+    typer.echo(
+        f"{result.hands} random hands vs {opponents} opponent(s) playing {vs}, scoring {scoring}; "
+        f"{samples} sampled deals per hand to choose the best response and {samples} fresh ones "
+        "to judge it (a sample)"
+    )
+    typer.echo(
+        f"mean gain of the best response: {result.mean_gain:+.4f} ± {result.gain_stderr:.4f} "
+        f"points per deal ({result.strategy_points:+.4f} -> {result.best_points:+.4f}); "
+        f"{vs} already best on {result.share_same:.1%} of hands"
+    )
+    print_table(
+        "biggest gains",
+        ["hand", "strategy setting", "best response", "gain"],
+        (
+            [
+                STANDARD.format_cards(item.hand),
+                format_setting(setting_cards(item.hand, item.strategy_setting), STANDARD),
+                format_setting(setting_cards(item.hand, item.best_setting), STANDARD),
+                f"{item.gain:+.3f} ± {item.gain_stderr:.3f}",
+            ]
+            for item in result.biggest
+        ),
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``chinese`` sub-app to ``app``."""
+    app.add_typer(chinese_app, name="chinese")
