@@ -173,6 +173,10 @@ class Program:
         return out
 
 
+MAX_NESTING = 3
+"""How deep ``best-response:`` may nest."""
+
+
 def strategy_from_spec(spec: str, br_samples: int = DEFAULT_BR_SAMPLES) -> Strategy:
     """``greedy``, ``best-response:X`` or ``program:COMMAND``.
 
@@ -184,18 +188,29 @@ def strategy_from_spec(spec: str, br_samples: int = DEFAULT_BR_SAMPLES) -> Strat
     ...     print(error)
     unknown strategy 'random'; use greedy, best-response:X or program:COMMAND
 
-    :raises InputError: for an unknown strategy.
+    :raises InputError: for an unknown strategy, or ``best-response:`` nested more than
+        :data:`MAX_NESTING` deep.
     """
     text = spec.strip()
+    depth = 0
+    while text.startswith("best-response:"):
+        text = text.removeprefix("best-response:").strip()
+        depth += 1
+        if depth > MAX_NESTING:
+            # Each level samples deals and solves every one of them: the work grows with depth.
+            raise InputError(f"best-response: is nested more than {MAX_NESTING} deep")
+    strategy: Strategy
     if text == "greedy":
-        return Greedy()
-    if text.startswith("best-response:"):
-        return BestResponse(
-            strategy_from_spec(text.removeprefix("best-response:"), br_samples), br_samples
+        strategy = Greedy()
+    elif text.startswith("program:") and text.removeprefix("program:").strip():
+        strategy = Program(text.removeprefix("program:").strip())
+    else:
+        raise InputError(
+            f"unknown strategy {spec!r}; use greedy, best-response:X or program:COMMAND"
         )
-    if text.startswith("program:") and text.removeprefix("program:").strip():
-        return Program(text.removeprefix("program:").strip())
-    raise InputError(f"unknown strategy {spec!r}; use greedy, best-response:X or program:COMMAND")
+    for _ in range(depth):
+        strategy = BestResponse(strategy, br_samples)
+    return strategy
 
 
 def deal_opponents(dead: Sequence[Card], opponents: int, deals: int, seed: int) -> NDArray[np.intp]:

@@ -54,7 +54,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "chinese": (
         "chinese",
-        "Chinese poker: every setting of 13 cards scored against known or sampled opponents.",
+        "Chinese poker (13 cards set 3/5/5): best settings and the best-response study.",
     ),
     "verify": (
         "golf",

@@ -85,7 +85,11 @@ def commands(block: Block) -> list[Command]:
     """The ``$`` lines of a console block, each with the output lines under it."""
     found: list[Command] = []
     for offset, line in enumerate(block.body):
-        if line.startswith("$ "):
+        if found and found[-1].line.endswith("\\") and not found[-1].shown:
+            # A long command goes on on the next line, as in a shell.
+            found[-1].line = found[-1].line[:-1] + line.strip()
+            found[-1].lineno += 1
+        elif line.startswith("$ "):
             found.append(Command(line[2:], block.start + offset + 1))
         elif not found:
             raise AssertionError(f"line {block.start + offset + 1}: output before any '$' line")
@@ -139,6 +143,9 @@ class Shell:
         if first[0] in ("head", "tail"):
             *options, name = first
             text = head_or_tail(options, (self.directory / name).read_text())
+            self.status = 0
+        elif first[0] == "cat" and len(first) == 2:
+            text = (self.directory / first[1]).read_text()
             self.status = 0
         elif first[0] == "handsolver":
             text = self.handsolver(first[1:])

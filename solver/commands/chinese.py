@@ -53,7 +53,10 @@ BrSamplesOption = Annotated[
     typer.Option("--br-samples", min=1, max=1_000_000, help="Deals a best-response strategy uses."),
 ]
 TimeoutOption = Annotated[
-    float, typer.Option("--timeout", min=0.1, help="Seconds a strategy program may run.")
+    float,
+    typer.Option(
+        "--timeout", min=0.1, max=3600.0, help="Seconds a strategy program may run (at most 3600)."
+    ),
 ]
 
 
@@ -206,7 +209,10 @@ def settings(
     top: Annotated[
         int | None,
         typer.Option(
-            "--top", min=1, help="Settings listed (default: 10 in the table, all in JSON)."
+            "--top",
+            min=1,
+            max=72_072,
+            help="Settings listed (default: 10 in the table, all in JSON).",
         ),
     ] = None,
     br_samples: BrSamplesOption = 200,
@@ -283,7 +289,7 @@ def _print_header(payload: dict[str, Any], ranking: Ranking, notation: Notation)
     best = ranking.best
     typer.echo(
         f"legal settings: {ranking.legal:,} of {payload['settings_total']:,}; best: "
-        f"{_points_text(best)} points ({ranking.ties_with_best:,} other settings score the same)"
+        f"{_points_text(best)} points ({_others(ranking.ties_with_best)} the same)"
     )
 
 
@@ -427,6 +433,13 @@ def study(
             for item in result.biggest
         ),
     )
+
+
+def _others(count: int) -> str:
+    """``"no other setting scores"``, ``"1 other setting scores"``, ``"9 other settings score"``."""
+    if count == 0:
+        return "no other setting scores"
+    return f"{count:,} other setting{'s' if count > 1 else ''} score{'' if count > 1 else 's'}"
 
 
 def register(app: typer.Typer) -> None:

@@ -84,7 +84,12 @@ def _takes(path: tuple[str, ...], metavar: str) -> bool:
 
 
 def _strategy_params(path: tuple[str, ...]) -> list[Any]:
-    return [p for p in _params(path) if "best-response" in (getattr(p, "help", "") or "")]
+    """Parameters that take a strategy read from a file (the six-card game's tables)."""
+    return [
+        p
+        for p in _params(path)
+        if "best-response" in (help := getattr(p, "help", "") or "") and "file" in help
+    ]
 
 
 def _with_required(path: tuple[str, ...], extra: list[str], skip: Any = None) -> list[str]:

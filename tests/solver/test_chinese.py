@@ -381,3 +381,9 @@ def test_cli_study_json() -> None:
     assert code == 0
     payload = json.loads(out)
     assert payload["hands"] == 2 and "stderr" in payload and payload["biggest_gains"]
+
+
+def test_best_response_nesting_is_bounded() -> None:
+    assert strategy_from_spec("best-response:" * 3 + "greedy").name.count("best-response") == 3
+    with pytest.raises(InputError, match="nested more than 3 deep"):
+        strategy_from_spec("best-response:" * 1500 + "greedy")
