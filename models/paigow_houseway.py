@@ -245,8 +245,8 @@ def _pattern_and_low(way: HouseWay, counts: Sequence[int]) -> tuple[str, tuple[i
             return "quads and trips", (trips[0], trips[0])
         if pairs:
             return "quads and pair", (pairs[0], pairs[0])
-        rule = next(rule for rule in way.quads if _within(quad, rule.ranks))
-        if singles[0] >= rule.keep_rank:
+        quad_rule = next(rule for rule in way.quads if _within(quad, rule.ranks))
+        if singles[0] >= quad_rule.keep_rank:
             return "quads, together", (singles[0], singles[1])
         return "quads, split", (quad, quad)
     if len(trips) == 2:

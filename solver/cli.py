@@ -10,7 +10,7 @@ import typer
 from typer._click.exceptions import ClickException  # typer vendors click from 0.26 on
 from typer.core import TyperGroup
 
-from handsolver.solver.commands import badugi, big2, golf, poker, sixcard
+from handsolver.solver.commands import badugi, big2, golf, paigow, poker, sixcard
 
 
 class OneLineErrors(TyperGroup):
@@ -86,5 +86,5 @@ def main(
     """
 
 
-for _area in (badugi, poker, big2, sixcard, golf):
+for _area in (badugi, poker, big2, sixcard, paigow, golf):
     _area.register(app)

@@ -115,7 +115,10 @@ def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
     order = key_order(rules.wheel_second, rules.five_aces_top)
     pai_gow_of = np.array(order.pai_gow_of, dtype=np.int32)
     category = np.array(
-        [FIVE_ACES_CATEGORY if p == NUM_HIGH_KEYS - 1 else category_index(p) for p in order.poker_of],
+        [
+            FIVE_ACES_CATEGORY if p == NUM_HIGH_KEYS - 1 else category_index(p)
+            for p in order.poker_of
+        ],
         dtype=np.int8,
     )
     quads = [r for r in combinations_with_replacement(range(13), 4) if _fits(r, 4)]
@@ -124,9 +127,7 @@ def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
     joker_keys = np.array(
         [
             [
-                order.pai_gow_of[
-                    joker_key(ranks, suited, rules.wheel_second, rules.five_aces_top)
-                ]
+                order.pai_gow_of[joker_key(ranks, suited, rules.wheel_second, rules.five_aces_top)]
                 if not suited or len(set(ranks)) == 4
                 else 0
                 for ranks in quads
@@ -290,10 +291,10 @@ def house_way_batch(
     """The house-way setting of every hand (seven distinct cards each, the joker as 52).
 
     >>> from handsolver.models.paigow import parse_hand
-    >>> hand = parse_hand("Kh Kd 7c 7s Ah 4d 3c")
-    >>> dealt = house_way_batch([hand.cards])
-    >>> hand.format(dealt.high[0]), hand.format(dealt.low[0])
-    ('Kh Kd 7c 7s 3c', 'Ah 4d')
+    >>> hands = [parse_hand("6h 6d 3c 3s Ah 9d 8c"), parse_hand("Kh Kd 7c 7s Ah 4d 3c")]
+    >>> dealt = house_way_batch([hand.cards for hand in hands])
+    >>> [(h.format(high), h.format(low)) for h, high, low in zip(hands, dealt.high, dealt.low)]
+    [('6h 6d 3c 3s 8c', 'Ah 9d'), ('Kh Kd Ah 4d 3c', '7c 7s')]
     """
     import numpy as np
 
@@ -317,9 +318,7 @@ def house_way_batch(
 # --- exact values -----------------------------------------------------------------------------
 
 
-def dealer_histogram(
-    t: Tables, left: Iterable[Card]
-) -> NDArray[np.int64]:
+def dealer_histogram(t: Tables, left: Iterable[Card]) -> NDArray[np.int64]:
     """How many 7-card dealer hands from the cards ``left`` the house way sets to each
     (high key, low key): an array of shape (NUM_HIGH_KEYS, NUM_LOW_KEYS)."""
     import numpy as np
@@ -348,8 +347,8 @@ def dealer_histogram(
         + np.bincount(t.flush_bins, weights=flush_ways, minlength=size)
         - np.bincount(t.flush_class_bins, weights=flush_ways, minlength=size)
     )
-    result: NDArray[np.int64] = np.rint(histogram).astype(np.int64).reshape(
-        NUM_HIGH_KEYS, NUM_LOW_KEYS
+    result: NDArray[np.int64] = (
+        np.rint(histogram).astype(np.int64).reshape(NUM_HIGH_KEYS, NUM_LOW_KEYS)
     )
     return result
 
@@ -419,7 +418,15 @@ def values_against(
         ev = Fraction(win * (1 - rules.commission) - loss, total)
         values.append(
             SettingValue(
-                high, low, h, lo, win, total - win - loss, loss, total, ev,
+                high,
+                low,
+                h,
+                lo,
+                win,
+                total - win - loss,
+                loss,
+                total,
+                ev,
                 (frozenset(high), frozenset(low)) == house,
             )
         )
@@ -446,7 +453,9 @@ def setting_values(
 
 
 def values_vs_dealer(
-    hand: Sequence[Card], dealer: Sequence[Card], way: HouseWay = TRUMP_PLAZA,
+    hand: Sequence[Card],
+    dealer: Sequence[Card],
+    way: HouseWay = TRUMP_PLAZA,
     rules: Rules = DEFAULT_RULES,
 ) -> HandValues:
     """Every setting of ``hand`` against a known dealer hand set by the house way."""
@@ -455,7 +464,9 @@ def values_vs_dealer(
 
 
 def values_vs_setting(
-    hand: Sequence[Card], setting: Setting, way: HouseWay = TRUMP_PLAZA,
+    hand: Sequence[Card],
+    setting: Setting,
+    way: HouseWay = TRUMP_PLAZA,
     rules: Rules = DEFAULT_RULES,
 ) -> HandValues:
     """Every setting of ``hand`` against a known dealer setting."""
@@ -541,9 +552,7 @@ def study_hand(job: StudyJob) -> StudyRow:
     """The study's work for one hand (a module-level function, so that any worker can run it)."""
     values = setting_values(job.hand, job.way, job.rules)
     best, house = values.best, values.house
-    return StudyRow(
-        job.hand, house.ev, best.ev, best.high, best.low, house.high, house.low
-    )
+    return StudyRow(job.hand, house.ev, best.ev, best.high, best.low, house.high, house.low)
 
 
 class StudySummary(NamedTuple):
