@@ -40,34 +40,112 @@ CASES = [
     ("no pair", TRUMP_PLAZA, "Ks 9d 7c 5h 3s 2d Qh", "Ks 7c 5h 3s 2d", "Qh 9d"),
     ("no pair, joker is the ace", TRUMP_PLAZA, "JK Ks 9d 7c 4h 3s Td", "JK 7c 4h 3s 9d", "Ks Td"),
     ("one pair", TRUMP_PLAZA, "8s 8d Kc Jh 6d 4c 2s", "8s 8d 6d 4c 2s", "Kc Jh"),
-    ("one pair of aces from the joker", TRUMP_PLAZA, "As JK Kc Jh 6d 4c 2s", "As JK 6d 4c 2s", "Kc Jh"),
+    (
+        "one pair of aces from the joker",
+        TRUMP_PLAZA,
+        "As JK Kc Jh 6d 4c 2s",
+        "As JK 6d 4c 2s",
+        "Kc Jh",
+    ),
     ("two pair with aces: split", TRUMP_PLAZA, "As Ad 4c 4h Kd 9s 7c", "As Ad Kd 9s 7c", "4c 4h"),
-    ("two low pairs and a king: together", TRUMP_PLAZA, "6s 6d 3c 3h Kd 9s 7c", "6s 6d 3c 3h 7c", "Kd 9s"),
-    ("two low pairs, no king: split", TRUMP_PLAZA, "6s 6d 3c 3h Qd 9s 7c", "6s 6d Qd 9s 7c", "3c 3h"),
+    (
+        "two low pairs and a king: together",
+        TRUMP_PLAZA,
+        "6s 6d 3c 3h Kd 9s 7c",
+        "6s 6d 3c 3h 7c",
+        "Kd 9s",
+    ),
+    (
+        "two low pairs, no king: split",
+        TRUMP_PLAZA,
+        "6s 6d 3c 3h Qd 9s 7c",
+        "6s 6d Qd 9s 7c",
+        "3c 3h",
+    ),
     ("high and middle pair: split", TRUMP_PLAZA, "Ks Kd 7c 7h Ad 9s 4c", "Ks Kd Ad 9s 4c", "7c 7h"),
-    ("high and low pair with an ace: together", TRUMP_PLAZA, "Js Jd 6c 6h Ad 9s 7c", "Js Jd 6c 6h 7c", "Ad 9s"),
+    (
+        "high and low pair with an ace: together",
+        TRUMP_PLAZA,
+        "Js Jd 6c 6h Ad 9s 7c",
+        "Js Jd 6c 6h 7c",
+        "Ad 9s",
+    ),
     ("dealer guide: J-6 splits", DEALER_GUIDE, "Js Jd 6c 6h Ad 9s 7c", "Js Jd Ad 9s 7c", "6c 6h"),
     ("dealer guide: 5-3 together", DEALER_GUIDE, "5s 5d 3c 3h Qd 9s 7c", "5s 5d 3c 3h 7c", "Qd 9s"),
-    ("three pair: highest pair low", TRUMP_PLAZA, "Qs Qd 8c 8h 5d 5s Ac", "8c 8h 5d 5s Ac", "Qs Qd"),
+    (
+        "three pair: highest pair low",
+        TRUMP_PLAZA,
+        "Qs Qd 8c 8h 5d 5s Ac",
+        "8c 8h 5d 5s Ac",
+        "Qs Qd",
+    ),
     ("trips", TRUMP_PLAZA, "9s 9d 9c Kh Jd 5s 3c", "9s 9d 9c 5s 3c", "Kh Jd"),
     ("two trips: split the higher", TRUMP_PLAZA, "9s 9d 9h 5h 5d 5s Kc", None, None),
     ("full house: pair low", TRUMP_PLAZA, "Js Jd Jc 4h 4d Ks 8c", "Js Jd Jc Ks 8c", "4h 4d"),
-    ("full house of deuces with A-K: together", TRUMP_PLAZA, "Js Jd Jc 2h 2d Ks Ac", "Js Jd Jc 2h 2d", "Ks Ac"),
-    ("trips and two pairs: higher pair low", TRUMP_PLAZA, "Js Jd Jc 7h 7d 4s 4c", "Js Jd Jc 4s 4c", "7h 7d"),
+    (
+        "full house of deuces with A-K: together",
+        TRUMP_PLAZA,
+        "Js Jd Jc 2h 2d Ks Ac",
+        "Js Jd Jc 2h 2d",
+        "Ks Ac",
+    ),
+    (
+        "trips and two pairs: higher pair low",
+        TRUMP_PLAZA,
+        "Js Jd Jc 7h 7d 4s 4c",
+        "Js Jd Jc 4s 4c",
+        "7h 7d",
+    ),
     ("low quads: together", TRUMP_PLAZA, "5s 5d 5c 5h Kd 9s 2c", "5s 5d 5c 5h 2c", "Kd 9s"),
-    ("high quads with an ace: together", TRUMP_PLAZA, "Qs Qd Qc Qh Ad 9s 2c", "Qs Qd Qc Qh 2c", "Ad 9s"),
+    (
+        "high quads with an ace: together",
+        TRUMP_PLAZA,
+        "Qs Qd Qc Qh Ad 9s 2c",
+        "Qs Qd Qc Qh 2c",
+        "Ad 9s",
+    ),
     ("high quads without an ace: split", TRUMP_PLAZA, "Qs Qd Qc Qh Kd 9s 2c", None, None),
     ("quads and a pair: pair low", TRUMP_PLAZA, "8s 8d 8c 8h Kd Ks 2c", "8s 8d 8c 8h 2c", "Kd Ks"),
-    ("five aces and kings: together", TRUMP_PLAZA, "As Ad Ac Ah JK Ks Kc", "As Ad Ac Ah JK", "Ks Kc"),
+    (
+        "five aces and kings: together",
+        TRUMP_PLAZA,
+        "As Ad Ac Ah JK Ks Kc",
+        "As Ad Ac Ah JK",
+        "Ks Kc",
+    ),
     ("five aces: split", TRUMP_PLAZA, "As Ad Ac Ah JK 9s 2c", None, None),
     ("straight over no pair", TRUMP_PLAZA, "9s 8d 7c 6h 5d Ks 2c", "9s 8d 7c 6h 5d", "Ks 2c"),
-    ("straight with the joker keeps a pair low", TRUMP_PLAZA, "9s 8d JK 6h 5d Ks Kc", "9s 8d JK 6h 5d", "Ks Kc"),
+    (
+        "straight with the joker keeps a pair low",
+        TRUMP_PLAZA,
+        "9s 8d JK 6h 5d Ks Kc",
+        "9s 8d JK 6h 5d",
+        "Ks Kc",
+    ),
     ("flush keeps a pair low", TRUMP_PLAZA, "Ah Qh 9h 6h 3h 7s 7d", "Ah Qh 9h 6h 3h", "7s 7d"),
     ("flush with the joker", TRUMP_PLAZA, "Ah Qh 9h 6h JK Ks 2d", "Ah Qh 9h 6h JK", "Ks 2d"),
-    ("two pair split ignores a flush", TRUMP_PLAZA, "Kh Kd 7h 7c 2h 4h 9h", "Kh Kd 2h 4h 9h", "7h 7c"),
-    ("two pair kept together plays the flush", TRUMP_PLAZA, "6h 6d 3h 3c Kh 9h 2h", "6h 3h Kh 9h 2h", "6d 3c"),
-    ("straight flush with the highest low", TRUMP_PLAZA, "2c 3c 4c 5c JK Kd Kh", "2c 3c 4c 5c JK", "Kd Kh"),
-]  # fmt: skip
+    (
+        "two pair split ignores a flush",
+        TRUMP_PLAZA,
+        "Kh Kd 7h 7c 2h 4h 9h",
+        "Kh Kd 2h 4h 9h",
+        "7h 7c",
+    ),
+    (
+        "two pair kept together plays the flush",
+        TRUMP_PLAZA,
+        "6h 6d 3h 3c Kh 9h 2h",
+        "6h 3h Kh 9h 2h",
+        "6d 3c",
+    ),
+    (
+        "straight flush with the highest low",
+        TRUMP_PLAZA,
+        "2c 3c 4c 5c JK Kd Kh",
+        "2c 3c 4c 5c JK",
+        "Kd Kh",
+    ),
+]
 
 
 def cards_of(text: str | None) -> frozenset[int]:
@@ -77,7 +155,9 @@ def cards_of(text: str | None) -> frozenset[int]:
 @pytest.mark.parametrize(
     ("way", "text", "high", "low"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
 )
-def test_house_way_hand_checked(way: HouseWay, text: str, high: str | None, low: str | None) -> None:  # fmt: skip
+def test_house_way_hand_checked(
+    way: HouseWay, text: str, high: str | None, low: str | None
+) -> None:
     result = house_way(parse_hand(text).cards, way)
     assert not is_foul((result.high, result.low))
     if high is not None and low is not None:
@@ -145,7 +225,10 @@ def test_unknown_house_way() -> None:
 # --- keys -----------------------------------------------------------------------------------
 
 
-def hk(text: str, rules: Rules = Rules()) -> int:
+DEFAULT = Rules()
+
+
+def hk(text: str, rules: Rules = DEFAULT) -> int:
     return high_key(parse_hand(text, 5).cards, rules)
 
 
@@ -253,7 +336,7 @@ def test_legal_settings_partition_the_hand(hand: list[int]) -> None:
     st.lists(st.integers(0, 52), min_size=7, max_size=7, unique=True),
     st.sampled_from([TRUMP_PLAZA, DEALER_GUIDE]),
 )
-def test_house_way_is_legal_and_follows_its_plan(hand: list[int], way: HouseWay) -> None:  # fmt: skip
+def test_house_way_is_legal_and_follows_its_plan(hand: list[int], way: HouseWay) -> None:
     result = house_way(hand, way)
     assert not is_foul((result.high, result.low))
     assert sorted(result.high + result.low) == sorted(hand)

@@ -75,7 +75,9 @@ def test_batch_house_way_matches_reference(way: HouseWay, rules: Rules) -> None:
 @pytest.mark.parametrize(
     ("way", "text", "high", "low"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
 )
-def test_batch_house_way_hand_checked(way: HouseWay, text: str, high: str | None, low: str | None) -> None:  # fmt: skip
+def test_batch_house_way_hand_checked(
+    way: HouseWay, text: str, high: str | None, low: str | None
+) -> None:
     hand = parse_hand(text)
     dealt = house_way_batch([hand.cards], way)
     reference = house_way(hand.cards, way)
@@ -131,7 +133,10 @@ def test_histogram_matches_the_batch_house_way_on_a_medium_deck() -> None:
     histogram = dealer_histogram(t, left)
     dealt = house_way_batch(list(combinations(left, 7)))
     expected = Counter(zip(dealt.high_key, dealt.low_key, strict=True))
-    nonzero = {(int(h), int(lo)): int(histogram[h, lo]) for h, lo in zip(*np.nonzero(histogram))}
+    nonzero = {
+        (int(h), int(lo)): int(histogram[h, lo])
+        for h, lo in zip(*np.nonzero(histogram), strict=True)
+    }
     assert nonzero == dict(expected)
 
 
@@ -227,8 +232,15 @@ def test_settings_vs_setting_json_shape() -> None:
     assert result.exit_code == 0, result.output
     result = runner.invoke(
         app,
-        ["paigow", "settings", "as ah kd qc 9s 5h 2d", "--vs-dealer", "kc kh 7c 7s 3d * 4d", "--json"],
-    )  # fmt: skip
+        [
+            "paigow",
+            "settings",
+            "as ah kd qc 9s 5h 2d",
+            "--vs-dealer",
+            "kc kh 7c 7s 3d * 4d",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.output)
     assert payload["dealer_hands"] == 1 and payload["hand"][0] == "as"
