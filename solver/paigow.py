@@ -107,10 +107,17 @@ def rank_codes(hands: NDArray[np.int64]) -> NDArray[np.int64]:
     return codes
 
 
-@cache
 def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
-    """Build the tables (about a second; cached per process)."""
+    """The tables for a house way and rule switches, built once per process (about 1.5 s)."""
+    # The commission does not change the house way: one build serves every rate.
+    return _tables(way, rules.wheel_second, rules.five_aces_top)
+
+
+@cache
+def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
     import numpy as np
+
+    rules = Rules(wheel_second, five_aces_top)
 
     order = key_order(rules.wheel_second, rules.five_aces_top)
     pai_gow_of = np.array(order.pai_gow_of, dtype=np.int32)
@@ -201,7 +208,8 @@ def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
 
 
 def _fits(ranks: Sequence[int], most: int) -> bool:
-    return all(ranks.count(r) <= most for r in set(ranks))
+    """Whether no rank of a sorted rank tuple repeats more than ``most`` times."""
+    return all(ranks[i] != ranks[i + most] for i in range(len(ranks) - most))
 
 
 def _pattern(ranks: Sequence[int], joker: bool) -> tuple[int, ...]:
@@ -300,19 +308,32 @@ def house_way_batch(
 
     if not hands:
         return Dealt((), (), (), ())
-    cards = np.array(hands, dtype=np.int64)
+    high, low, high_key, low_key = house_way_arrays(np.array(hands, dtype=np.int64), way, rules)
+    return Dealt(
+        tuple(map(tuple, high.tolist())),
+        tuple(map(tuple, low.tolist())),
+        tuple(high_key.tolist()),
+        tuple(low_key.tolist()),
+    )
+
+
+def house_way_arrays(
+    cards: NDArray[np.int64], way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int32], NDArray[np.int64]]:
+    """:func:`house_way_batch` on an array of hands (rows of seven cards): the high cards
+    (N x 5) and low cards (N x 2), each in the hand's order, and their keys."""
+    import numpy as np
+
     order = np.argsort(cards, axis=1, kind="stable")
     sorted_cards = np.take_along_axis(cards, order, axis=1)
-    choice, high, low = choose(tables(way, rules), sorted_cards)
-    low_pos = np.array(LOW_POSITIONS)[choice]
+    choice, high_key, low_key = choose(tables(way, rules), sorted_cards)
+    low_positions = np.take_along_axis(order, np.array(LOW_POSITIONS)[choice], axis=1)
     in_low = np.zeros(cards.shape, dtype=bool)
-    rows = np.arange(len(cards))[:, None]
-    in_low[rows, np.take_along_axis(order, low_pos, axis=1)] = True
-    highs, lows = [], []
-    for hand, low_mask in zip(cards.tolist(), in_low.tolist(), strict=True):
-        highs.append(tuple(c for c, m in zip(hand, low_mask, strict=True) if not m))
-        lows.append(tuple(c for c, m in zip(hand, low_mask, strict=True) if m))
-    return Dealt(tuple(highs), tuple(lows), tuple(high.tolist()), tuple(low.tolist()))
+    np.put_along_axis(in_low, low_positions, True, axis=1)
+    # Boolean selection keeps the row-major order, so each hand keeps its own card order.
+    high = cards[~in_low].reshape(len(cards), 5)
+    low = cards[in_low].reshape(len(cards), 2)
+    return high, low, high_key, low_key
 
 
 # --- exact values -----------------------------------------------------------------------------
