@@ -21,10 +21,10 @@ and dealer get seven cards each and set them into a five-card **high** hand and 
   Winning both hands pays +1 less the commission (5% by default), losing both -1, otherwise the
   round is a push (0).
 
->>> hand = parse_hand("As Ks Qs Js JK 2c 2d")
+>>> hand = parse_hand("Ks Qs Js Ts JK 2c 2d")
 >>> way = house_way(hand.cards)
 >>> hand.format(way.high), hand.format(way.low), way.pattern
-('As Ks Qs Js JK', '2c 2d', 'one pair')
+('Ks Qs Js Ts JK', '2c 2d', 'one pair')
 >>> category_name(high_key(way.high))
 'straight flush'
 >>> parse_hand("As Ks Qs Js JK * 2c")
@@ -119,9 +119,9 @@ def parse_cards_with_joker(text: str) -> tuple[tuple[Card, ...], tuple[str, ...]
     """The cards in ``text`` (the joker as 52) and the token each was written as.
 
     >>> parse_cards_with_joker("Ah *")
-    ((51, 52), ('Ah', '*'))
+    ((50, 52), ('Ah', '*'))
     >>> parse_cards_with_joker("AhJkKd")
-    ((51, 52, 45), ('Ah', 'Jk', 'Kd'))
+    ((50, 52, 45), ('Ah', 'Jk', 'Kd'))
     """
     cards: list[Card] = []
     tokens: list[str] = []
@@ -308,7 +308,7 @@ def low_key_of_ranks(first: int, second: int) -> int:
 def low_key(cards: Sequence[Card]) -> int:
     """The key of a two-card low hand, 0..181, greater is stronger.
 
-    >>> low_key(parse_hand("2c 2d As Kd Qc Jh JK").cards[5:]) > low_key([JOKER, 45])
+    >>> low_key(parse_cards("2c 2d")) > low_key([JOKER, 45]) == low_key(parse_cards("As Kd"))
     True
     """
     a, b = cards
@@ -419,7 +419,8 @@ def house_way(
     The plan names the low hand's ranks; among the settings with that low hand the strongest
     high hand is played.  When the plan allows it and a straight, flush or straight flush can be
     made, the one that leaves the highest low hand (then the strongest high hand) is played.
-    Among equal keys, the first in :meth:`SplitGame.settings` order of the sorted hand.
+    Among equal keys, the first in :meth:`SplitGame.settings` order of the sorted hand; the
+    parts keep the hand's order.
     """
     plan: Plan = plan_of(way, pattern_counts(hand))
     scored = []
@@ -434,7 +435,8 @@ def house_way(
         target = low_key_of_ranks(*plan.low)
         best = max((item for item in scored if item[1] == target), key=lambda item: item[0])
     h, lo, high, low = best
-    return HouseWaySetting(high, low, h, lo, plan.pattern, use_straight)
+    in_order = (tuple(c for c in hand if c in high), tuple(c for c in hand if c in low))
+    return HouseWaySetting(*in_order, h, lo, plan.pattern, use_straight)
 
 
 _STRAIGHT_NAMES = frozenset(CATEGORY_NAMES[c] for c in STRAIGHT_CATEGORIES)

@@ -29,9 +29,9 @@ The rules of a pattern, in the order they are checked (ranks ``2`` to ``A`` are 
 >>> plan_of(TRUMP_PLAZA, counts_of_ranks("KKQQ532"))
 Plan(pattern='two pair, split', low=(10, 10), straight_flush=False)
 >>> plan_of(TRUMP_PLAZA, counts_of_ranks("55332A9"))
-Plan(pattern='two pair, together', low=(12, 7), straight_flush=True)
->>> plan_of(DEALER_GUIDE, counts_of_ranks("55332A9")).straight_flush
-False
+Plan(pattern='two pair, together', low=(12, 7), straight_flush=False)
+>>> plan_of(DEALER_GUIDE, counts_of_ranks("KQJT9A5"))
+Plan(pattern='no pair', low=(11, 10), straight_flush=True)
 """
 
 from __future__ import annotations
@@ -164,9 +164,7 @@ TRUMP_PLAZA = HouseWay(
         RankRule(("J", "K"), "A"),
         RankRule(("A", "A"), "never"),
     ),
-    straight_flush_over=frozenset(
-        {"no pair", "one pair", "two pair, together", "trips", "three aces"}
-    ),
+    straight_flush_over=frozenset({"no pair", "one pair", "trips", "three aces"}),
     split_three_aces=True,
     full_house_keep=frozenset({"2"}),
     five_aces_keep_pair="K",

@@ -132,11 +132,11 @@ CASES = [
         "7h 7c",
     ),
     (
-        "two pair kept together plays the flush",
+        "two pair kept together ignores a flush",
         TRUMP_PLAZA,
         "6h 6d 3h 3c Kh 9h 2h",
-        "6h 3h Kh 9h 2h",
-        "6d 3c",
+        "6h 6d 3h 3c 2h",
+        "Kh 9h",
     ),
     (
         "straight flush with the highest low",
