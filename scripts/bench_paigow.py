@@ -131,8 +131,8 @@ def main() -> None:
         mc_needed = mc_time * needed / options.mc_hands
         print(
             f"  Monte Carlo to a standard error of {target:.0e}: {needed:,.0f} dealer hands,"
-            f" {mc_needed:,.0f} s; exact is {mc_needed / exact_cold:,.0f}x faster from scratch"
-            f" ({mc_needed / exact_warm:,.0f}x with tables built)"
+            f" {mc_needed:,.0f} s; exact is {mc_needed / exact_cold:,.1f}x faster from scratch"
+            f" ({mc_needed / exact_warm:,.1f}x with tables built)"
         )
 
 

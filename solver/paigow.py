@@ -322,6 +322,18 @@ def house_way_arrays(
 ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int32], NDArray[np.int64]]:
     """:func:`house_way_batch` on an array of hands (rows of seven cards): the high cards
     (N x 5) and low cards (N x 2), each in the hand's order, and their keys."""
+    in_low, high_key, low_key = house_way_mask(cards, way, rules)
+    # Boolean selection keeps the row-major order, so each hand keeps its own card order.
+    high = cards[~in_low].reshape(len(cards), 5)
+    low = cards[in_low].reshape(len(cards), 2)
+    return high, low, high_key, low_key
+
+
+def house_way_mask(
+    cards: NDArray[np.int64], way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES
+) -> tuple[NDArray[np.bool_], NDArray[np.int32], NDArray[np.int64]]:
+    """The house way for rows of seven cards in any order: which positions go low, and the
+    high and low keys."""
     import numpy as np
 
     order = np.argsort(cards, axis=1, kind="stable")
@@ -330,10 +342,7 @@ def house_way_arrays(
     low_positions = np.take_along_axis(order, np.array(LOW_POSITIONS)[choice], axis=1)
     in_low = np.zeros(cards.shape, dtype=bool)
     np.put_along_axis(in_low, low_positions, True, axis=1)
-    # Boolean selection keeps the row-major order, so each hand keeps its own card order.
-    high = cards[~in_low].reshape(len(cards), 5)
-    low = cards[in_low].reshape(len(cards), 2)
-    return high, low, high_key, low_key
+    return in_low, high_key, low_key
 
 
 # --- exact values -----------------------------------------------------------------------------

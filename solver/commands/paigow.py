@@ -123,38 +123,44 @@ def _token_cards() -> dict[str, int]:
     return table
 
 
-def _parse_batch(lines: list[tuple[int, str]]) -> tuple[list[list[int]], list[list[str]]]:
-    """Cards and the tokens they were typed as, line by line.  Lines of seven plain tokens take
-    a dictionary fast path; anything else goes through the full parser for its error."""
+def _parse_batch(lines: list[tuple[int, str]]) -> tuple[Any, list[list[str]]]:
+    """Cards (an N x 7 array) and the tokens they were typed as, line by line.  Lines of seven
+    plain tokens are read through one dictionary; any other line goes through the full parser,
+    which names the line and token of an error."""
+    import numpy as np
+
     from handsolver.models.paigow import HAND_SIZE, JOKER, parse_cards_with_joker, parse_hand
 
     cards_of = _token_cards()
-    hands, tokens = [], []
-    for number, line in lines:
-        words = line.split()
-        cards = [cards_of.get(word, -1) for word in words]
-        if len(cards) != HAND_SIZE or -1 in cards or len(set(cards)) != HAND_SIZE:
-            try:
-                parse_hand(line)
-            except InputError as error:
-                raise InputError(f"line {number}: {error}") from None
-            parsed, written = parse_cards_with_joker(line)
-            cards, words = list(parsed), list(written)
-        hands.append(cards)
-        tokens.append(
-            ["JK" if c == JOKER and w != "*" else w for c, w in zip(cards, words, strict=True)]
-        )
-    return hands, tokens
+    words = [line.split() for _, line in lines]
+    flat = [cards_of.get(w, -1) for row in words for w in row]
+    if len(flat) == HAND_SIZE * len(words) and all(len(row) == HAND_SIZE for row in words):
+        cards = np.array(flat, dtype=np.int64).reshape(-1, HAND_SIZE)
+        ordered = np.sort(cards, axis=1)
+        odd = ((ordered[:, 0] < 0) | (np.diff(ordered, axis=1) == 0).any(axis=1)).tolist()
+    else:
+        cards = np.full((len(words), HAND_SIZE), -1, dtype=np.int64)
+        odd = [True] * len(words)
+    for index in np.flatnonzero(odd).tolist():
+        number, line = lines[index]
+        try:
+            parse_hand(line)
+        except InputError as error:
+            raise InputError(f"line {number}: {error}") from None
+        parsed, written = parse_cards_with_joker(line)
+        cards[index], words[index] = parsed, list(written)
+    for index in np.flatnonzero((cards == JOKER).any(axis=1)).tolist():
+        words[index] = ["JK" if w.upper() == "JK" else w for w in words[index]]
+    return cards, words
 
 
-def house_way_chunk(job: tuple[Any, HouseWay, Rules]) -> tuple[Any, Any]:
-    """One batch chunk's house way: high and low cards as arrays (module level, so worker
-    processes can run it)."""
-    from handsolver.solver.paigow import house_way_arrays
+def house_way_chunk(job: tuple[Any, HouseWay, Rules]) -> Any:
+    """One batch chunk's house way: which positions go low (module level, so worker processes
+    can run it)."""
+    from handsolver.solver.paigow import house_way_mask
 
     hands, way, rules = job
-    high, low, _, _ = house_way_arrays(hands, way, rules)
-    return high, low
+    return house_way_mask(hands, way, rules)[0]
 
 
 @paigow_app.command("house-way")
@@ -184,31 +190,29 @@ def house_way_command(
         rules = _rules(wheel, five_aces, "0.05")
         batch = hand == "-" or Path(hand).is_file()
         if batch:
-            hands, tokens = _parse_batch(_read_lines(hand))
+            cards, tokens = _parse_batch(_read_lines(hand))
         else:
             parsed = parse_hand(hand)
-            hands, tokens = [list(parsed.cards)], [parsed.card_strings(parsed.cards)]
-    if not hands:
+            cards = np.array([parsed.cards], dtype=np.int64)
+            tokens = [parsed.card_strings(parsed.cards)]
+    if not len(cards):
         return
-    cards = np.array(hands, dtype=np.int64)
     size = -(-len(cards) // workers)
     jobs = [(cards[i : i + size], house, rules) for i in range(0, len(cards), size)]
-    results = list(run_batch(house_way_chunk, jobs, workers=workers))
-    high_cards = np.concatenate([high for high, _ in results]).tolist()
-    low_cards = np.concatenate([low for _, low in results]).tolist()
+    in_low = np.concatenate(list(run_batch(house_way_chunk, jobs, workers=workers))).tolist()
     if batch or json_output:
         # Tokens are letters, digits or '*' (the parser accepts nothing else), so they need no
         # JSON escaping and each line is assembled directly: a third of the time of json.dumps.
         out = []
-        for row, words, high, low in zip(hands, tokens, high_cards, low_cards, strict=True):
-            token = dict(zip(row, words, strict=True))
+        for words, low_mask in zip(tokens, in_low, strict=True):
             held = '", "'.join(words)
-            high_text = '", "'.join([token[c] for c in high])
-            low_text = '", "'.join([token[c] for c in low])
+            high_text = '", "'.join([w for w, m in zip(words, low_mask, strict=True) if not m])
+            low_text = '", "'.join([w for w, m in zip(words, low_mask, strict=True) if m])
             out.append(f'{{"hand": ["{held}"], "high": ["{high_text}"], "low": ["{low_text}"]}}')
         typer.echo("\n".join(out))
         return
-    high, low = tuple(high_cards[0]), tuple(low_cards[0])
+    high = tuple(c for c, m in zip(parsed.cards, in_low[0], strict=True) if not m)
+    low = tuple(c for c, m in zip(parsed.cards, in_low[0], strict=True) if m)
     print_table(
         f"house way ({house.title})",
         ["hand", "cards", "plays"],
@@ -223,7 +227,7 @@ def _low_name(key: int) -> str:
     from handsolver.models.cards import RANKS
 
     if key >= 169:
-        return f"pair of {RANKS[key - 169]}"
+        return f"pair of {RANKS[key - 169]}s"
     return f"{RANKS[key // 13]}-{RANKS[key % 13]} high"
 
 

@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -281,3 +282,27 @@ def test_bad_input_is_one_line_exit_2(args: list[str], token: str) -> None:
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and token in lines[0]
+
+
+def test_house_way_batch_file_any_notation_and_workers(tmp_path: Path) -> None:
+    lines = [
+        "Ah,Kd,Qc,Js,10h,9c,2d",
+        "ahkdqcjs0h9c2d",
+        "7c 7d 7h 7s jk 2c 2d",
+        "As Ks 4d 4c 9h 8h 2s",
+    ]
+    path = tmp_path / "hands.txt"
+    path.write_text("\n".join(lines * 5) + "\n")
+    one = runner.invoke(app, ["paigow", "house-way", str(path)])
+    two = runner.invoke(app, ["paigow", "house-way", str(path), "--workers", "2"])
+    assert one.exit_code == two.exit_code == 0, one.output
+    assert one.output == two.output
+    out = [json.loads(line) for line in one.output.splitlines()]
+    assert len(out) == 20
+    assert out[0]["hand"] == ["Ah", "Kd", "Qc", "Js", "10h", "9c", "2d"]
+    assert out[1]["hand"] == ["ah", "kd", "qc", "js", "0h", "9c", "2d"]
+    assert out[2]["low"] == ["2c", "2d"] and "JK" in out[2]["high"]
+    for line, o in zip(lines * 5, out, strict=True):
+        hand = parse_hand(line)
+        dealt = house_way_batch([hand.cards])
+        assert o["high"] == hand.card_strings(dealt.high[0])
