@@ -597,9 +597,10 @@ class StudySummary(NamedTuple):
 
 
 def random_hands(count: int, seed: int) -> list[tuple[Card, ...]]:
-    """``count`` random seven-card hands from the 53-card deck, the same for the same seed."""
+    """``count`` random seven-card hands from the 53-card deck, the same for the same seed;
+    each hand's cards from the highest (the joker first)."""
     rng = random.Random(seed)
-    return [tuple(rng.sample(range(53), HAND_SIZE)) for _ in range(count)]
+    return [tuple(sorted(rng.sample(range(53), HAND_SIZE), reverse=True)) for _ in range(count)]
 
 
 def study(

@@ -375,7 +375,7 @@ def _row_json(row: StudyRow, rules: Rules) -> dict[str, Any]:
 
     hand = PaiGowHand(row.hand, Notation())
     return {
-        "hand": hand.card_strings(sorted(row.hand, reverse=True)),
+        "hand": hand.card_strings(row.hand),
         "gain": str(row.gain),
         "house_ev": str(row.house_ev),
         "best_ev": str(row.best_ev),
@@ -456,7 +456,7 @@ def study_command(
             ["hand", "house way", "best", "gain"],
             [
                 (
-                    (h := PaiGowHand(row.hand, Notation())).format(sorted(row.hand, reverse=True)),
+                    (h := PaiGowHand(row.hand, Notation())).format(row.hand),
                     f"{h.format(row.house_high)} | {h.format(row.house_low)}",
                     f"{h.format(row.best_high)} | {h.format(row.best_low)}",
                     f"{float(row.gain) * 100:.4f}%",
