@@ -202,7 +202,7 @@ def test_study_on_a_local_dask_cluster() -> None:
     distributed = pytest.importorskip("distributed")
     hands = random_hands(2, 9)
     expected = study(hands)
-    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster:
         summary = study(hands, scheduler=cluster.scheduler_address)
     assert summary == expected
 
