@@ -179,29 +179,39 @@ def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
         class_bins=high.astype(np.int64) * NUM_LOW_KEYS + low,
     )
 
-    # Flush classes: k ranks of the flush suit (suit 0 here) and the rest in other suits.
-    suited_masks, other_counts, jokers, rows = [], [], [], []
+    # Flush classes: k ranks of the flush suit (suit 0 here) and the rest in other suits, every
+    # suited rank set crossed with every multiset of the other ranks.
+    parts = []
     for joker in (False, True):
         for size in (4, 5, 6) if joker else (5, 6, 7):
-            for suited in combinations(range(13), size):
-                mask = sum(1 << r for r in suited)
-                for others in combinations_with_replacement(range(13), 7 - joker - size):
-                    if not _fits(others, 3):
-                        continue
-                    row = [r * 4 for r in suited]
-                    row += [r * 4 + 1 + others[:i].count(r) for i, r in enumerate(others)]
-                    row.sort()
-                    rows.append(row + [JOKER] * joker)
-                    suited_masks.append(mask)
-                    other_counts.append([others.count(r) for r in range(13)])
-                    jokers.append(joker)
-    flush_reps = np.array(rows, dtype=np.int64)
+            suited = np.array(list(combinations(range(13), size)), dtype=np.int64)
+            rest = 7 - int(joker) - size
+            others = [o for o in combinations_with_replacement(range(13), rest) if _fits(o, 3)]
+            other_cards = np.array(
+                [[r * 4 + 1 + o[:i].count(r) for i, r in enumerate(o)] for o in others],
+                dtype=np.int64,
+            ).reshape(len(others), rest)
+            counts = np.array([[o.count(r) for r in range(13)] for o in others], dtype=np.int64)
+            reps = np.concatenate(
+                [
+                    np.repeat(suited * 4, len(others), axis=0),
+                    np.tile(other_cards, (len(suited), 1)),
+                    np.full((len(suited) * len(others), int(joker)), JOKER, dtype=np.int64),
+                ],
+                axis=1,
+            )
+            masks = np.repeat((np.int64(1) << suited).sum(axis=1), len(others))
+            parts.append((np.sort(reps, axis=1), masks, np.tile(counts, (len(suited), 1)), joker))
+    flush_reps = np.concatenate([reps for reps, _, _, _ in parts])
+    suited_masks = np.concatenate([masks for _, masks, _, _ in parts])
+    other_counts = np.concatenate([counts for _, _, counts, _ in parts])
+    jokers = np.concatenate([np.full(len(masks), joker) for _, masks, _, joker in parts])
     _, high, low = choose(partial, flush_reps)
     flush_class = np.searchsorted(partial.class_codes, rank_codes(flush_reps))
     return partial._replace(
-        flush_suited=np.array(suited_masks, dtype=np.int64),
-        flush_counts=np.array(other_counts, dtype=np.int64),
-        flush_joker=np.array(jokers, dtype=bool),
+        flush_suited=suited_masks,
+        flush_counts=other_counts,
+        flush_joker=jokers.astype(bool),
         flush_bins=high.astype(np.int64) * NUM_LOW_KEYS + low,
         flush_class_bins=partial.class_bins[flush_class],
     )
