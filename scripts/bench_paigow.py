@@ -130,9 +130,10 @@ def main() -> None:
         needed = options.mc_hands * (mc.standard_error / target) ** 2
         mc_needed = mc_time * needed / options.mc_hands
         print(
-            f"  Monte Carlo to a standard error of {target:.0e}: {needed:,.0f} dealer hands,"
-            f" {mc_needed:,.0f} s; exact is {mc_needed / exact_cold:,.1f}x faster from scratch"
-            f" ({mc_needed / exact_warm:,.1f}x with tables built)"
+            f"  Monte Carlo to a standard error of {target:.0e} of the bet: {needed:,.0f} dealer"
+            f" hands, {mc_needed:,.1f} s = {mc_needed / exact_cold:,.1f}x the exact time from"
+            f" scratch, {mc_needed / exact_warm:,.1f}x with tables built (one setting; exact"
+            " gives all of them)"
         )
 
 
