@@ -43,7 +43,6 @@ from functools import cache
 from typing import NamedTuple
 
 from handsolver.models.cards import (
-    RANKS,
     Card,
     CardParseError,
     InputError,
@@ -440,10 +439,3 @@ def house_way(
 
 
 _STRAIGHT_NAMES = frozenset(CATEGORY_NAMES[c] for c in STRAIGHT_CATEGORIES)
-
-
-def hand_of_ranks(symbols: str) -> tuple[Card, ...]:
-    """Cards of these rank symbols (``*`` the joker) with as few of one suit as possible."""
-    ranks = sorted(RANKS.index(s) for s in symbols if s != "*")
-    cards = _representative(ranks, False)
-    return tuple(cards) + ((JOKER,) if "*" in symbols else ())

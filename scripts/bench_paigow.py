@@ -56,11 +56,10 @@ def main() -> None:
         _tables,
         dealer_histogram,
         house_way_arrays,
-        random_hands,
-        sampled_value,
         tables,
         values_against,
     )
+    from handsolver.solver.paigow_study import random_hands, sampled_value
 
     def build() -> object:
         _tables.cache_clear()

@@ -31,7 +31,8 @@ from handsolver.solver.commands.common import (
 if TYPE_CHECKING:
     from handsolver.models.paigow import PaiGowHand, Rules
     from handsolver.models.paigow_houseway import HouseWay
-    from handsolver.solver.paigow import HandValues, SettingValue, StudyRow
+    from handsolver.solver.paigow import HandValues, SettingValue
+    from handsolver.solver.paigow_study import StudyRow
 
 paigow_app = typer.Typer(
     help="Pai Gow poker: the house way, exact values of every setting, house-way studies.",
@@ -413,7 +414,7 @@ def study_command(
     """
     from handsolver.models.cards import Notation
     from handsolver.models.paigow import PaiGowHand
-    from handsolver.solver.paigow import random_hands, study
+    from handsolver.solver.paigow_study import random_hands, study
 
     with user_errors():
         house = _way(way)
