@@ -1,5 +1,5 @@
-"""Pai Gow poker, exactly: the house way for many hands at once, the value of every setting
-against the house way over all C(46,7) dealer hands, and studies over many player hands.
+"""Pai Gow poker, exactly: the house way for many hands at once, and the value of every setting
+against the house way over all C(46,7) dealer hands (studies: :mod:`.paigow_study`).
 
 **The house way in numpy.**  A hand's plan (:func:`handsolver.models.paigow_houseway.plan_of`)
 depends only on its rank counts, so it is computed once per rank class: 67,600 classes of seven
@@ -15,7 +15,7 @@ over all dealer hands is built by class, never hand by hand:
   by its ranks alone, so each rank class contributes ``prod_r C(left_r, count_r)`` hands (times
   the joker if it is left) at the class's (H, L);
 - a hand that can make a flush has one flush suit (5 + 5 > 7 cards); it is set by its *flush
-  class*: the ranks held in the flush suit, the ranks of the other cards and the joker (224,003
+  class*: the ranks held in the flush suit, the ranks of the other cards and the joker (224,653
   classes).  For each suit, the hands of a flush class are counted the same way and moved from
   the rank class's cell to the flush class's cell.
 
@@ -105,7 +105,7 @@ def rank_codes(hands: NDArray[np.int64]) -> NDArray[np.int64]:
 
 
 def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
-    """The tables for a house way and rule switches, built once per process (about 1.5 s)."""
+    """The tables for a house way and rule switches, built once per process (about a second)."""
     # The commission does not change the house way: one build serves every rate.
     return _tables(way, rules.wheel_second, rules.five_aces_top)
 
