@@ -183,7 +183,14 @@ def house_way_command(
     """
     import numpy as np
 
-    from handsolver.models.paigow import category_name, high_key, low_key, parse_hand
+    from handsolver.models.paigow import (
+        category_name,
+        high_key,
+        low_key,
+        parse_hand,
+        pattern_counts,
+    )
+    from handsolver.models.paigow_houseway import plan_of
     from handsolver.solver.batch import run_batch
 
     with user_errors():
@@ -214,11 +221,16 @@ def house_way_command(
         return
     high = tuple(c for c, m in zip(parsed.cards, in_low[0], strict=True) if not m)
     low = tuple(c for c, m in zip(parsed.cards, in_low[0], strict=True) if m)
+    h = high_key(high, rules)
+    plan = plan_of(house, pattern_counts(parsed.cards))
+    rule = plan.pattern
+    if plan.straight_flush and category_name(h, rules) in ("straight", "flush", "straight flush"):
+        rule += ", played as a straight or flush"
     print_table(
-        f"house way ({house.title})",
+        f"{house.name}: {rule}",
         ["hand", "cards", "plays"],
         [
-            ("high", parsed.format(high), category_name(high_key(high, rules), rules)),
+            ("high", parsed.format(high), category_name(h, rules)),
             ("low", parsed.format(low), _low_name(low_key(low))),
         ],
     )
