@@ -40,7 +40,7 @@ from handsolver.solver.paigow_study import (
 from tests.models.test_paigow import CASES
 
 runner = CliRunner()
-RULE_SETS = [Rules(), Rules(wheel_second=False, five_aces_top=False)]
+RULE_SETS = [Rules(), Rules(wheel_second=False, five_aces_top=False, commission=Fraction(0))]
 
 
 def flushy_hands(rng: random.Random, count: int) -> list[tuple[int, ...]]:
@@ -93,15 +93,18 @@ def test_batch_house_way_hand_checked(
 
 
 def reference_counts(
-    hand: tuple[int, ...], left: list[int], way: HouseWay = TRUMP_PLAZA
+    hand: tuple[int, ...],
+    left: list[int],
+    way: HouseWay = TRUMP_PLAZA,
+    rules: Rules = RULE_SETS[0],
 ) -> dict[tuple[tuple[int, ...], ...], list[int]]:
     """Enumerate the dealer hands one by one, set each with the scalar house way, and score
     every legal player setting on the split-game engine: win, push, loss counts."""
-    game = paigow_game()
+    game = paigow_game(rules)
     counts: dict[tuple[tuple[int, ...], ...], list[int]] = {}
-    settings = legal_settings(hand)
+    settings = legal_settings(hand, rules)
     for dealer in combinations(left, 7):
-        way_setting = house_way(dealer, way)
+        way_setting = house_way(dealer, way, rules)
         theirs = (way_setting.high, way_setting.low)
         for mine in settings:
             result = game.score(mine, theirs)
@@ -109,8 +112,17 @@ def reference_counts(
     return counts
 
 
-@pytest.mark.parametrize("trial", range(3))
-def test_exact_values_match_direct_enumeration_on_reduced_decks(trial: int) -> None:
+@pytest.mark.parametrize(
+    ("trial", "way", "rules"),
+    [
+        (0, TRUMP_PLAZA, RULE_SETS[0]),
+        (1, TRUMP_PLAZA, RULE_SETS[0]),
+        (2, DEALER_GUIDE, RULE_SETS[1]),
+    ],
+)
+def test_exact_values_match_direct_enumeration_on_reduced_decks(
+    trial: int, way: HouseWay, rules: Rules
+) -> None:
     rng = random.Random(100 + trial)
     hand = tuple(rng.sample(range(53), 7))
     rest = [card for card in range(53) if card not in hand]
@@ -119,12 +131,12 @@ def test_exact_values_match_direct_enumeration_on_reduced_decks(trial: int) -> N
     suited = [c for c in rest if c != JOKER and c % 4 == suit][:8]
     others = rng.sample([c for c in rest if c not in suited and c != JOKER], 6 - (JOKER in rest))
     left = suited + others + ([JOKER] if JOKER in rest else [])
-    values = setting_values(hand, left=left)
-    expected = reference_counts(hand, left)
+    values = setting_values(hand, way, rules, left=left)
+    expected = reference_counts(hand, left, way, rules)
     assert values.dealer_hands == math.comb(len(left), 7)
     assert {(s.high, s.low): [s.win, s.push, s.loss] for s in values.settings} == expected
     for s in values.settings:
-        assert s.ev == Fraction(s.win * Fraction(19, 20) - s.loss, s.total)
+        assert s.ev == Fraction(s.win * (1 - rules.commission) - s.loss, s.total)
 
 
 def test_histogram_matches_the_batch_house_way_on_a_medium_deck() -> None:
@@ -308,3 +320,27 @@ def test_house_way_batch_file_any_notation_and_workers(tmp_path: Path) -> None:
         hand = parse_hand(line)
         dealt = house_way_batch([hand.cards])
         assert o["high"] == hand.card_strings(dealt.high[0])
+
+
+def test_settings_rule_switches_reach_the_answer() -> None:
+    hand = "Ac 2d 3h 4s 5c Kd Kh"
+    args = ["paigow", "settings", hand, "--json"]
+    default = json.loads(runner.invoke(app, args).output)
+    switched = runner.invoke(
+        app, [*args, "--wheel", "low", "--five-aces", "below", "--commission", "0"]
+    )
+    assert switched.exit_code == 0, switched.output
+    payload = json.loads(switched.output)
+    assert payload["rules"] == {"wheel": "low", "five_aces": "below", "commission": "0"}
+    for s in payload["settings"]:
+        assert Fraction(s["ev"]) == Fraction(s["win"]) - Fraction(s["loss"])
+    # The wheel ranks lower, so keeping it high wins less often.
+    wheel = {"high": ["Ac", "2d", "3h", "4s", "5c"], "low": ["Kd", "Kh"]}
+
+    def win(settings: list[dict[str, object]]) -> Fraction:
+        found = next(s for s in settings if {k: s[k] for k in wheel} == wheel)
+        return Fraction(str(found["win"]))
+
+    assert win(payload["settings"]) < win(default["settings"])
+    bad = runner.invoke(app, [*args, "--commission", "5%"])
+    assert bad.exit_code == 2 and "'5%'" in bad.output
