@@ -52,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "sixcard",
         "The six-card game (16 cards, values 1-4): best splits, strategies, the equilibrium.",
     ),
+    "paigow": (
+        "paigow",
+        "Pai Gow poker: the house way, exact values of every setting, house-way studies.",
+    ),
     "chinese": (
         "chinese",
         "Chinese poker (13 cards set 3/5/5): best settings and the best-response study.",
