@@ -22,7 +22,6 @@ import csv
 import io
 import json
 import math
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from handsolver.models.cards import InputError
+from handsolver.models.numbers import parse_fraction
 from handsolver.models.sixcard import (
     SIX_CARD,
     Game,
@@ -202,7 +202,6 @@ def random_strategy(t: Tables) -> Strategy:
 # Limits on what a strategy spec or table file may ask for (listed in docs/cli.md).
 MAX_NESTING = 8  # best-response:best-response:... levels
 MAX_TABLE_BYTES = 1 << 20  # a table file's size
-MAX_NUMBER_DIGITS = 30  # digits in each part of a probability
 
 
 def strategy_from_spec(spec: str, t: Tables | None = None) -> Strategy:
@@ -249,24 +248,16 @@ def _base_strategy(name: str, t: Tables) -> Strategy:
 
 # --- tables on disk ---------------------------------------------------------------------------
 
-_DIGITS = f"[0-9]{{0,{MAX_NUMBER_DIGITS}}}"
-_PROBABILITY = re.compile(
-    rf"{_DIGITS}(?:/{_DIGITS})?|{_DIGITS}(?:\.{_DIGITS})?(?:[eE][+-]?[0-9]{{1,2}})?"
-)
-
 
 def _probability(text: object, where: str) -> Fraction:
     """A probability written as a fraction or a decimal, in ASCII, of bounded size (so that
     ``1e-999999999`` is refused instead of computing a billion-digit denominator)."""
-    written = str(text).strip()
-    if _PROBABILITY.fullmatch(written) is None or not any(c.isdigit() for c in written):
-        raise InputError(f"{where}: bad probability {written[:40]!r}")
     try:
-        value = Fraction(written)
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{where}: bad probability {written!r}") from None
+        value = parse_fraction(text, "probability")
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
     if not 0 <= value <= 1:
-        raise InputError(f"{where}: probability {written!r} is not between 0 and 1")
+        raise InputError(f"{where}: probability {str(text).strip()!r} is not between 0 and 1")
     return value
 
 

@@ -69,12 +69,10 @@ CommissionOption = Annotated[
 
 
 def _rules(wheel: Wheel, five_aces: FiveAces, commission: str) -> Rules:
+    from handsolver.models.numbers import parse_fraction
     from handsolver.models.paigow import Rules
 
-    try:
-        rate = Fraction(commission.strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"bad commission {commission!r}") from None
+    rate = parse_fraction(commission, "commission")
     return Rules(wheel is Wheel.second, five_aces is FiveAces.top, rate)
 
 
@@ -402,13 +400,20 @@ def _row_json(row: StudyRow, rules: Rules) -> dict[str, Any]:
 
 @paigow_app.command("study")
 def study_command(
-    hands: Annotated[int, typer.Option("--hands", min=1, help="Random player hands.")] = 100,
+    hands: Annotated[
+        int,
+        typer.Option(
+            "--hands", min=1, max=1_000_000, help="Random player hands (at most 1,000,000)."
+        ),
+    ] = 100,
     seed: SeedOption = 0,
     hand_file: Annotated[
         Path | None,
         typer.Option("--file", metavar="FILE", help="Study these hands (one per line) instead."),
     ] = None,
-    top: Annotated[int, typer.Option("--top", min=0, help="Hands to list.")] = 10,
+    top: Annotated[
+        int, typer.Option("--top", min=0, max=10_000, help="Hands to list (at most 10,000).")
+    ] = 10,
     way: WayOption = "trump-plaza",
     wheel: WheelOption = Wheel.second,
     five_aces: FiveAcesOption = FiveAces.top,

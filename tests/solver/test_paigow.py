@@ -344,3 +344,22 @@ def test_settings_rule_switches_reach_the_answer() -> None:
     assert win(payload["settings"]) < win(default["settings"])
     bad = runner.invoke(app, [*args, "--commission", "5%"])
     assert bad.exit_code == 2 and "'5%'" in bad.output
+
+
+@pytest.mark.parametrize("rate", ["nan", "1e-999999999", "²", "1/0", "9" * 5000, "-0.5", "1"])
+def test_bad_commission_is_one_line_and_exit_2(rate: str) -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "paigow",
+            "settings",
+            "As Ah Kd Qc 9s 5h 2d",
+            "--vs-dealer",
+            "Kc Qd 7c 6s 3h 4d 4h",
+            "--commission",
+            rate,
+        ],
+    )
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: ") and "commission" in line
