@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from handsolver.solver.commands.common import print_json, user_errors, write_atomic
+from handsolver.solver.commands.common import MAX_SEED, print_json, user_errors, write_atomic
 from handsolver.solver.golf.challenge import MAX_CASES
 
 if TYPE_CHECKING:
@@ -71,7 +71,12 @@ CasesOpt = Annotated[
         f"and poker, 300 for big2, at most {MAX_CASES}; sixcard always asks all 68 hands).",
     ),
 ]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for the generated cases.")]
+SeedOpt = Annotated[
+    int,
+    typer.Option(
+        "--seed", min=0, max=MAX_SEED, help="Seed for the generated cases (0 to 2**31-1)."
+    ),
+]
 FormatOpt = Annotated[
     str,
     typer.Option(
@@ -164,17 +169,19 @@ def verify_command(
         float,
         typer.Option(
             "--timeout",
+            max=3600.0,
             callback=_positive,
-            help="Seconds allowed per case; in batch mode, per answer line after the previous "
-            "one (the first gets 5 s more).",
+            help="Seconds allowed per case, at most 3600; in batch mode, per answer line after "
+            "the previous one (the first gets 5 s more).",
         ),
     ] = 10.0,
     budget: Annotated[
         float,
         typer.Option(
             "--budget",
+            max=86400.0,
             callback=_positive,
-            help="Seconds allowed in all, case generation and shrinking included.",
+            help="Seconds allowed in all (at most a day), case generation and shrinking included.",
         ),
     ] = 300.0,
     sandbox: Annotated[
@@ -288,7 +295,7 @@ def cases_command(
             text = (
                 json.dumps(
                     [{"id": i, "input": line, "expected": answer} for i, line, answer in rows],
-                    indent=1,
+                    indent=2,
                 )
                 + "\n"
             )
