@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from handsolver.solver.commands.common import (
+    BatchJsonOption,
     JsonOption,
     SchedulerOption,
     WorkersOption,
     card_texts,
     emit_lines,
-    numbered_lines,
     print_json,
     print_table,
+    read_deals,
     strength_json,
     user_errors,
 )
@@ -133,23 +134,6 @@ def _judge_line(job: tuple[int, str, Deal]) -> str:
     return json.dumps({"line": number, "deal": text, **deal_json(deal)})
 
 
-def read_deals(source: str, parse: Any) -> list[tuple[int, str, Any]]:
-    """(line number, text, parsed deal) for every deal line of ``source``, all checked before
-    any work starts; blank lines and ``#`` comments are skipped."""
-    from handsolver.models.cards import InputError
-
-    jobs = []
-    for number, line in numbered_lines(source):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        try:
-            jobs.append((number, text, parse(text)))
-        except InputError as error:
-            raise InputError(f"line {number}: {error}") from None
-    return jobs
-
-
 @badugi_app.command("batch")
 def batch(
     file: Annotated[
@@ -162,9 +146,7 @@ def batch(
     ],
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
-    ] = True,
+    json_output: BatchJsonOption = True,
 ) -> None:
     """Judge many Badugi deals: one JSON object a line, in input order.
 

@@ -26,6 +26,7 @@ from handsolver.solver.big2 import (
     fewest_plays,
 )
 from handsolver.solver.commands.common import (
+    BatchJsonOption,
     JsonOption,
     OutOption,
     SchedulerOption,
@@ -33,10 +34,10 @@ from handsolver.solver.commands.common import (
     WorkersOption,
     card_texts,
     emit_lines,
-    numbered_lines,
     print_json,
     print_table,
     progress,
+    read_deals,
     read_text,
     user_errors,
     write_atomic,
@@ -256,17 +257,10 @@ def _solve_line(job: Job) -> str:
 
 def _read_jobs(source: str, seed: int, time_limit: float, prefer: str) -> list[Job]:
     """Every hand of ``source``, all checked before any work starts."""
-    jobs = []
-    for number, line in numbered_lines(source):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            deal = _one_hand(line)
-        except InputError as error:
-            raise InputError(f"line {number}: {error}") from None
-        jobs.append((number, deal, line, seed, time_limit, prefer))
-    return jobs
+    return [
+        (number, deal, text, seed, time_limit, prefer)
+        for number, text, deal in read_deals(source, _one_hand)
+    ]
 
 
 @big2_app.command("batch")
@@ -284,9 +278,7 @@ def batch(
     prefer: PreferOption = PreferChoice.any,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     seed: SeedOption = 0,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
-    ] = True,
+    as_json: BatchJsonOption = True,
 ) -> None:
     """Solve many hands: one JSON object a line, in input order.
 

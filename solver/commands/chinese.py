@@ -19,6 +19,7 @@ from handsolver.solver.commands.common import (
     SchedulerOption,
     SeedOption,
     WorkersOption,
+    card_texts,
     fail,
     print_json,
     print_table,
@@ -183,7 +184,9 @@ def _check_disjoint(seen: dict[int, str], cards: Any, where: str, notation: Nota
 
 @chinese_app.command()
 def settings(
-    hand: Annotated[str, typer.Argument(help="Your 13 cards, e.g. 'As Ks Qs ... 7d'.")],
+    hand: Annotated[
+        str, typer.Argument(metavar="HAND", help="Your 13 cards, e.g. 'As Ks Qs ... 7d'.")
+    ],
     vs_setting: Annotated[
         list[str] | None,
         typer.Option("--vs-setting", help="A known opponent setting FRONT|MIDDLE|BACK (repeat)."),
@@ -233,7 +236,7 @@ def settings(
 
     with user_errors():
         check_scoring(scoring)
-        deal = parse_deal(hand, hand_size=HAND_SIZE)
+        deal = parse_deal(" ".join(card_texts([hand])), hand_size=HAND_SIZE)
         cards = tuple(sorted(deal.hands[0]))
         table = _royalties(royalties)
         known = len(vs_setting or []) + len(vs_hand or [])

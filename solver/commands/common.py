@@ -13,7 +13,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
@@ -63,6 +63,9 @@ SchedulerOption = Annotated[
 ]
 
 
+BatchJsonOption = Annotated[
+    bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
+]
 OutOption = Annotated[
     Path | None,
     typer.Option("--out", metavar="FILE", help="Write here instead of standard output."),
@@ -318,6 +321,22 @@ def numbered_lines(source: str, *, max_lines: int = MAX_LINES) -> list[tuple[int
     return lines
 
 
+def read_deals(source: str, parse: Callable[[str], T]) -> list[tuple[int, str, T]]:
+    """(line number, text, ``parse(text)``) for every deal line of ``source`` (a file or ``-``),
+    all checked before any work starts; blank lines and ``#`` comments are skipped, and an
+    error names its line."""
+    jobs = []
+    for number, line in numbered_lines(source):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            jobs.append((number, text, parse(text)))
+        except InputError as error:
+            raise InputError(f"line {number}: {error}") from None
+    return jobs
+
+
 def card_texts(texts: list[str]) -> list[str]:
     """Card arguments with ``-`` replaced by what stdin holds (one hand a line).
 
@@ -472,6 +491,7 @@ def _stderr_console() -> Any:
 
 
 __all__ = [
+    "BatchJsonOption",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
@@ -486,6 +506,7 @@ __all__ = [
     "emit_lines",
     "fail",
     "numbered_lines",
+    "read_deals",
     "print_json",
     "print_table",
     "progress",

@@ -6,7 +6,6 @@ in ``--json``; the expected value ``ev`` has the commission taken off wins.
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
@@ -21,6 +20,7 @@ from handsolver.solver.commands.common import (
     SchedulerOption,
     SeedOption,
     WorkersOption,
+    card_texts,
     fail,
     print_json,
     print_table,
@@ -90,8 +90,15 @@ def _pct(value: Fraction) -> str:
 
 
 def _read_lines(source: str) -> list[tuple[int, str]]:
-    text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-    return [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    """The hand lines of ``source`` by the shared reading rules; blank lines and ``#`` comments
+    are skipped."""
+    from handsolver.solver.commands.common import numbered_lines
+
+    return [
+        (n, line)
+        for n, line in numbered_lines(source)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 def _parse_lines(lines: list[tuple[int, str]]) -> list[PaiGowHand]:
@@ -165,7 +172,12 @@ def house_way_chunk(job: tuple[Any, HouseWay, Rules]) -> Any:
 @paigow_app.command("house-way")
 def house_way_command(
     hand: Annotated[
-        str, typer.Argument(help="Seven cards, or a file with one hand per line, or - (stdin).")
+        str,
+        typer.Argument(
+            metavar="HAND",
+            help="Seven cards, or a file with one hand per line, or - (stdin).",
+            show_default=False,
+        ),
     ],
     way: WayOption = "trump-plaza",
     wheel: WheelOption = Wheel.second,
@@ -289,7 +301,9 @@ def _values_json(
 
 @paigow_app.command("settings")
 def settings_command(
-    hand: Annotated[str, typer.Argument(help="Your seven cards (the joker as JK or *).")],
+    hand: Annotated[
+        str, typer.Argument(metavar="HAND", help="Your seven cards (the joker as JK or *).")
+    ],
     vs_dealer: Annotated[
         str | None,
         typer.Option("--vs-dealer", metavar="HAND", help="A known dealer hand (set by house way)."),
@@ -325,7 +339,7 @@ def settings_command(
     with user_errors():
         house = _way(way)
         rules = _rules(wheel, five_aces, commission)
-        parsed = parse_hand(hand)
+        parsed = parse_hand(" ".join(card_texts([hand])))
         if vs_dealer is not None:
             dealer = parse_hand(vs_dealer, what="dealer hand")
             shared = set(dealer.cards) & set(parsed.cards)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 import typer
 
 from handsolver.solver.commands.common import (
+    BatchJsonOption,
     JsonOption,
     SchedulerOption,
     WorkersOption,
@@ -19,6 +20,7 @@ from handsolver.solver.commands.common import (
     numbered_lines,
     print_json,
     print_table,
+    read_deals,
     strength_json,
     user_errors,
 )
@@ -191,16 +193,13 @@ def batch(
     ],
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
-    ] = True,
+    json_output: BatchJsonOption = True,
 ) -> None:
     """Judge many poker deals: one JSON object a line, in input order.
 
     Example: handsolver poker batch deals.txt --workers 2
     """
     from handsolver.solver.batch import run_batch
-    from handsolver.solver.commands.badugi import read_deals
 
     with user_errors():
         jobs = read_deals(file, parse_showdown)
