@@ -16,10 +16,9 @@ from handsolver.solver.commands.common import (
     SchedulerOption,
     WorkersOption,
     card_texts,
-    emit_lines,
     print_json,
     print_table,
-    read_deals,
+    run_deal_batch,
     strength_json,
     user_errors,
 )
@@ -152,12 +151,7 @@ def batch(
 
     Example: handsolver badugi batch deals.txt --workers 2
     """
-    from handsolver.solver.batch import run_batch
-
-    with user_errors():
-        jobs = read_deals(file, parse_badugi_deal)
-    lines = run_batch(_judge_line, jobs, workers=workers, scheduler=scheduler)
-    emit_lines(lines, len(jobs), "deals")
+    run_deal_batch(file, parse_badugi_deal, _judge_line, workers=workers, scheduler=scheduler)
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,7 @@ import json
 import random
 from collections import Counter
 from enum import StrEnum
+from functools import partial
 from typing import Annotated, Any
 
 import typer
@@ -33,12 +34,11 @@ from handsolver.solver.commands.common import (
     SeedOption,
     WorkersOption,
     card_texts,
-    emit_lines,
     print_json,
     print_table,
     progress,
-    read_deals,
     read_text,
+    run_deal_batch,
     user_errors,
     write_atomic,
 )
@@ -244,23 +244,12 @@ def check(
     raise typer.Exit(0 if verdict.optimal else 1)
 
 
-Job = tuple[int, Deal, str, int, float, str]
-
-
-def _solve_line(job: Job) -> str:
+def _solve_line(job: tuple[int, str, Deal], *, seed: int, time_limit: float, prefer: str) -> str:
     """One JSON line for one parsed hand (top level so worker processes can run it)."""
-    number, deal, text, seed, time_limit, prefer = job
+    number, text, deal = job
     mask = mask_of(deal.hands[0])
     result = fewest_plays(mask, prefer=Prefer(prefer), time_limit=time_limit, seed=seed)
     return json.dumps({"line": number, "hand": text, **_result_json(result, deal)})
-
-
-def _read_jobs(source: str, seed: int, time_limit: float, prefer: str) -> list[Job]:
-    """Every hand of ``source``, all checked before any work starts."""
-    return [
-        (number, deal, text, seed, time_limit, prefer)
-        for number, text, deal in read_deals(source, _one_hand)
-    ]
 
 
 @big2_app.command("batch")
@@ -284,12 +273,8 @@ def batch(
 
     Example: handsolver big2 batch hands.txt --workers 2
     """
-    from handsolver.solver.batch import run_batch
-
-    with user_errors():
-        jobs = _read_jobs(file, seed, time_limit, prefer.value)
-    lines = run_batch(_solve_line, jobs, workers=workers, scheduler=scheduler)
-    emit_lines(lines, len(jobs), "hands")
+    judge = partial(_solve_line, seed=seed, time_limit=time_limit, prefer=prefer.value)
+    run_deal_batch(file, _one_hand, judge, workers=workers, scheduler=scheduler, unit="hands")
 
 
 def _count_plays(job: tuple[int, float]) -> tuple[int, bool]:

@@ -337,6 +337,25 @@ def read_deals(source: str, parse: Callable[[str], T]) -> list[tuple[int, str, T
     return jobs
 
 
+def run_deal_batch(
+    source: str,
+    parse: Callable[[str], T],
+    judge: Callable[[tuple[int, str, T]], str],
+    *,
+    workers: int,
+    scheduler: str | None,
+    unit: str = "deals",
+) -> None:
+    """The body of every ``batch`` command: read and check every deal of ``source``, judge
+    them with :func:`~handsolver.solver.batch.run_batch` (``judge`` turns ``(line number,
+    text, deal)`` into one JSON line and must be picklable), print the lines in input order."""
+    from handsolver.solver.batch import run_batch
+
+    with user_errors():
+        jobs = read_deals(source, parse)
+    emit_lines(run_batch(judge, jobs, workers=workers, scheduler=scheduler), len(jobs), unit)
+
+
 def card_texts(texts: list[str]) -> list[str]:
     """Card arguments with ``-`` replaced by what stdin holds (one hand a line).
 
@@ -507,6 +526,7 @@ __all__ = [
     "fail",
     "numbered_lines",
     "read_deals",
+    "run_deal_batch",
     "print_json",
     "print_table",
     "progress",

@@ -16,11 +16,10 @@ from handsolver.solver.commands.common import (
     SchedulerOption,
     WorkersOption,
     card_texts,
-    emit_lines,
     numbered_lines,
     print_json,
     print_table,
-    read_deals,
+    run_deal_batch,
     strength_json,
     user_errors,
 )
@@ -199,12 +198,7 @@ def batch(
 
     Example: handsolver poker batch deals.txt --workers 2
     """
-    from handsolver.solver.batch import run_batch
-
-    with user_errors():
-        jobs = read_deals(file, parse_showdown)
-    lines = run_batch(_judge_line, jobs, workers=workers, scheduler=scheduler)
-    emit_lines(lines, len(jobs), "deals")
+    run_deal_batch(file, parse_showdown, _judge_line, workers=workers, scheduler=scheduler)
 
 
 def _deal_json(deal: Euler54Deal, fmt: Notation) -> dict[str, Any]:
