@@ -38,9 +38,9 @@ def main() -> None:
     from handsolver.models.cards import parse_cards
     from handsolver.models.chinese import chinese_game
     from handsolver.solver.chinese import known_scenarios, rank_settings
-    from handsolver.solver.chinese_cpsat import solve_setting_model
-    from handsolver.solver.chinese_layout import setting_of_text
-    from handsolver.solver.chinese_strategy import Context, Greedy, sampled_scenarios
+    from handsolver.solver.chinese.cpsat import solve_setting_model
+    from handsolver.solver.chinese.indexing import setting_of_text
+    from handsolver.solver.chinese.strategies import Context, Greedy, sampled_scenarios
 
     hand = tuple(sorted(parse_cards(HAND)))
     theirs = setting_of_text(KNOWN)
@@ -52,7 +52,7 @@ def main() -> None:
     import numpy as np
 
     from handsolver.solver.chinese import score_settings
-    from handsolver.solver.chinese_layout import Keys, hand_keys
+    from handsolver.solver.chinese.indexing import Keys, hand_keys
 
     def every_setting() -> object:
         batch = hand_keys(np.array([hand]))

@@ -53,13 +53,14 @@ def main() -> None:
     )
     from handsolver.models.paigow import house_way, parse_hand
     from handsolver.solver.paigow import (
-        _tables,
         dealer_histogram,
         house_way_arrays,
+        random_hands,
+        sampled_value,
         tables,
         values_against,
     )
-    from handsolver.solver.paigow_study import random_hands, sampled_value
+    from handsolver.solver.paigow.rank_tables import _tables
 
     def build() -> object:
         _tables.cache_clear()

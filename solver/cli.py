@@ -22,15 +22,15 @@ from typer._click.exceptions import ClickException  # typer vendors click from 0
 from typer.core import TyperGroup
 
 from handsolver.models.cards import InputError
-from handsolver.solver.commands.common import (
+from handsolver.solver.commands.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
     Interrupted,
     error_line,
     os_error_message,
-    strict_parameters,
 )
+from handsolver.solver.commands.options import strict_parameters
 
 # Every command: the module under handsolver.solver.commands whose register(app) adds it, and
 # its one-line summary for `handsolver --help` (a test checks it matches the command's own).

@@ -26,23 +26,21 @@ from handsolver.solver.big2 import (
     check_answer_text,
     fewest_plays,
 )
-from handsolver.solver.commands.common import (
+from handsolver.solver.commands.deal_batch import run_deal_batch
+from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.groups import default_group
+from handsolver.solver.commands.inputs import card_texts, read_text
+from handsolver.solver.commands.options import (
     BatchJsonOption,
     JsonOption,
     OutOption,
     SchedulerOption,
     SeedOption,
     WorkersOption,
-    card_texts,
-    print_json,
-    print_table,
-    progress,
-    read_text,
-    run_deal_batch,
-    user_errors,
-    write_atomic,
 )
-from handsolver.solver.commands.groups import default_group
+from handsolver.solver.commands.output import print_json, write_atomic
+from handsolver.solver.commands.progress import progress
+from handsolver.solver.commands.table import print_table
 
 big2_app = typer.Typer(
     cls=default_group("solve"),
@@ -322,7 +320,7 @@ def stats(
             proven += optimal
             done += 1
     except KeyboardInterrupt:
-        from handsolver.solver.commands.common import Interrupted
+        from handsolver.solver.commands.errors import Interrupted
 
         raise Interrupted(f"interrupted after {done} of {deals} hands") from None
     rows = sorted(histogram.items())

@@ -14,18 +14,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from handsolver.solver.commands.common import (
+from handsolver.solver.commands.errors import fail, user_errors
+from handsolver.solver.commands.inputs import card_texts
+from handsolver.solver.commands.options import (
     JsonOption,
     SchedulerOption,
     SeedOption,
     WorkersOption,
-    card_texts,
-    fail,
-    print_json,
-    print_table,
-    progress,
-    user_errors,
 )
+from handsolver.solver.commands.output import print_json
+from handsolver.solver.commands.progress import progress
+from handsolver.solver.commands.table import print_table
 
 if TYPE_CHECKING:
     from handsolver.models.cards import Notation
@@ -114,8 +113,8 @@ def _opponents(
     from handsolver.models.cards import InputError, parse_deal
     from handsolver.models.chinese import format_setting
     from handsolver.solver.chinese import known_scenarios
-    from handsolver.solver.chinese_layout import setting_cards, setting_of_text
-    from handsolver.solver.chinese_strategy import (
+    from handsolver.solver.chinese.indexing import setting_cards, setting_of_text
+    from handsolver.solver.chinese.strategies import (
         Program,
         sampled_scenarios,
         strategy_from_spec,
@@ -232,7 +231,7 @@ def settings(
     from handsolver.models.cards import parse_deal
     from handsolver.models.chinese import HAND_SIZE, NUM_SETTINGS, check_scoring
     from handsolver.solver.chinese import rank_settings
-    from handsolver.solver.chinese_strategy import Context
+    from handsolver.solver.chinese.strategies import Context
 
     with user_errors():
         check_scoring(scoring)
@@ -310,7 +309,7 @@ def _cp_sat(
     from fractions import Fraction
 
     from handsolver.models.chinese import format_setting
-    from handsolver.solver.chinese_cpsat import solve_setting_model
+    from handsolver.solver.chinese.cpsat import solve_setting_model
 
     solved = solve_setting_model(cards, scenarios, scoring, table, seed=seed)
     points = Fraction(solved.total, scenarios.deals)
@@ -360,8 +359,8 @@ def study(
     from handsolver.models.cards import STANDARD
     from handsolver.models.chinese import check_scoring, format_setting
     from handsolver.solver.batch import run_batch
-    from handsolver.solver.chinese_layout import setting_cards
-    from handsolver.solver.chinese_study import study_hand, study_jobs, summarize
+    from handsolver.solver.chinese.indexing import setting_cards
+    from handsolver.solver.chinese.studies import study_hand, study_jobs, summarize
 
     with user_errors():
         check_scoring(scoring)

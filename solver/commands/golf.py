@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from handsolver.solver.commands.common import MAX_SEED, print_json, user_errors, write_atomic
+from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.options import MAX_SEED
+from handsolver.solver.commands.output import print_json, write_atomic
 from handsolver.solver.golf.challenge import MAX_CASES
 
 if TYPE_CHECKING:

@@ -15,24 +15,22 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from handsolver.models.cards import InputError
-from handsolver.solver.commands.common import (
+from handsolver.solver.commands.errors import fail, user_errors
+from handsolver.solver.commands.inputs import card_texts
+from handsolver.solver.commands.options import (
     JsonOption,
     SchedulerOption,
     SeedOption,
     WorkersOption,
-    card_texts,
-    fail,
-    print_json,
-    print_table,
-    progress,
-    user_errors,
 )
+from handsolver.solver.commands.output import print_json
+from handsolver.solver.commands.progress import progress
+from handsolver.solver.commands.table import print_table
 
 if TYPE_CHECKING:
     from handsolver.models.paigow import PaiGowHand, Rules
     from handsolver.models.paigow_houseway import HouseWay
-    from handsolver.solver.paigow import HandValues, SettingValue
-    from handsolver.solver.paigow_study import StudyRow
+    from handsolver.solver.paigow import HandValues, SettingValue, StudyRow
 
 paigow_app = typer.Typer(
     help="Pai Gow poker: the house way, exact values of every setting, house-way studies.",
@@ -92,7 +90,7 @@ def _pct(value: Fraction) -> str:
 def _read_lines(source: str) -> list[tuple[int, str]]:
     """The hand lines of ``source`` by the shared reading rules; blank lines and ``#`` comments
     are skipped."""
-    from handsolver.solver.commands.common import numbered_lines
+    from handsolver.solver.commands.inputs import numbered_lines
 
     return [
         (n, line)
@@ -445,7 +443,7 @@ def study_command(
     """
     from handsolver.models.cards import Notation
     from handsolver.models.paigow import PaiGowHand
-    from handsolver.solver.paigow_study import random_hands, study
+    from handsolver.solver.paigow import random_hands, study
 
     with user_errors():
         house = _way(way)

@@ -10,21 +10,18 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 
-from handsolver.solver.commands.common import (
+from handsolver.solver.commands.deal_batch import run_deal_batch
+from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.groups import default_group
+from handsolver.solver.commands.inputs import card_texts, numbered_lines
+from handsolver.solver.commands.options import (
     BatchJsonOption,
     JsonOption,
     SchedulerOption,
     WorkersOption,
-    card_texts,
-    numbered_lines,
-    print_json,
-    print_table,
-    run_deal_batch,
-    strength_json,
-    user_errors,
 )
-from handsolver.solver.commands.groups import default_group
-from handsolver.solver.commands.table import Column
+from handsolver.solver.commands.output import print_json, strength_json
+from handsolver.solver.commands.table import Column, print_table
 
 if TYPE_CHECKING:
     from handsolver.models.cards import Card, Notation

@@ -14,18 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from handsolver.solver.commands.common import (
-    JsonOption,
-    ascii_digits,
-    fail,
-    print_json,
-    print_table,
-    progress,
-    read_text,
-    user_errors,
-    write_atomic,
-)
-from handsolver.solver.commands.table import Column
+from handsolver.solver.commands.errors import fail, user_errors
+from handsolver.solver.commands.inputs import read_text
+from handsolver.solver.commands.options import JsonOption, ascii_digits
+from handsolver.solver.commands.output import print_json, write_atomic
+from handsolver.solver.commands.progress import progress
+from handsolver.solver.commands.table import Column, print_table
 
 if TYPE_CHECKING:
     from handsolver.solver.sixcard import SplitScore, Strategy, Tables

@@ -29,7 +29,9 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from handsolver.solver.cli import COMMANDS, app
-from handsolver.solver.commands.common import MAX_LINE, MAX_MESSAGE, StrictNumber
+from handsolver.solver.commands.errors import MAX_MESSAGE
+from handsolver.solver.commands.inputs import MAX_LINE
+from handsolver.solver.commands.options import StrictNumber
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -273,7 +273,7 @@ def test_time_limit_gives_an_unproven_partition() -> None:
 
 def test_enumeration_of_large_hands() -> None:
     """Above the exact search's size, CP-SAT enumerates; it finds the exact search's set."""
-    from handsolver.solver.big2 import _all_exact
+    from handsolver.solver.big2.solve import _all_exact
 
     for seed in (22, 23):
         hand = random_hand(random.Random(seed), EXACT_MAX_CARDS + 2)

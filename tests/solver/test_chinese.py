@@ -18,7 +18,7 @@ from handsolver.models.chinese import chinese_game, parse_royalties
 from handsolver.models.poker import poker_key
 from handsolver.models.split import Setting
 from handsolver.solver.chinese import known_scenarios, rank_settings, score_settings
-from handsolver.solver.chinese_layout import (
+from handsolver.solver.chinese.indexing import (
     Keys,
     hand_keys,
     layout,
@@ -26,7 +26,7 @@ from handsolver.solver.chinese_layout import (
     setting_index,
     setting_of_text,
 )
-from handsolver.solver.chinese_strategy import (
+from handsolver.solver.chinese.strategies import (
     Context,
     Greedy,
     Program,
@@ -34,7 +34,7 @@ from handsolver.solver.chinese_strategy import (
     sampled_scenarios,
     strategy_from_spec,
 )
-from handsolver.solver.chinese_study import study_hand, study_jobs, summarize
+from handsolver.solver.chinese.studies import study_hand, study_jobs, summarize
 from handsolver.solver.cli import app
 
 ROYALTIES = parse_royalties(
@@ -180,7 +180,7 @@ def test_best_response_beats_or_ties_greedy_on_its_own_deals() -> None:
 def test_cp_sat_finds_a_setting_worth_what_enumeration_finds(
     seed: int, scoring: str, royalties: object
 ) -> None:
-    from handsolver.solver.chinese_cpsat import solve_setting_model
+    from handsolver.solver.chinese.cpsat import solve_setting_model
 
     table = ROYALTIES if royalties else None
     hand = tuple(sorted(random.Random(seed).sample(range(52), 13)))

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from handsolver.solver.commands.common import write_atomic
+from handsolver.solver.commands.output import write_atomic
 
 
 def test_write_atomic_replaces_the_file_whole(tmp_path: Path) -> None:

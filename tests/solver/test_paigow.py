@@ -23,19 +23,17 @@ from handsolver.models.paigow import (
 from handsolver.models.paigow_houseway import DEALER_GUIDE, TRUMP_PLAZA, HouseWay
 from handsolver.solver.cli import app
 from handsolver.solver.paigow import (
+    StudyJob,
     dealer_histogram,
     house_way_batch,
+    random_hands,
+    sampled_value,
     setting_values,
+    study,
+    study_hand,
     tables,
     values_vs_dealer,
     values_vs_setting,
-)
-from handsolver.solver.paigow_study import (
-    StudyJob,
-    random_hands,
-    sampled_value,
-    study,
-    study_hand,
 )
 from tests.models.test_paigow import CASES
 

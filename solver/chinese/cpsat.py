@@ -12,8 +12,8 @@ opponent's) and one for being scooped (forced when no row holds its own); rule 2
 point needs row win / not-lost Booleans per scenario.  Royalties are linear too.
 
 >>> from handsolver.models.cards import parse_cards
->>> from handsolver.solver.chinese import known_scenarios, rank_settings
->>> from handsolver.solver.chinese_layout import setting_of_text
+>>> from handsolver.solver.chinese.scoring import known_scenarios, rank_settings
+>>> from handsolver.solver.chinese.indexing import setting_of_text
 >>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d")
 >>> scenarios = known_scenarios([setting_of_text("Ah Ad 3c | Kh Kd 4c 4d 8s | 8c 8d 8h Jc Jd")])
 >>> solved = solve_setting_model(hand, scenarios)
@@ -31,8 +31,8 @@ from handsolver.models.cards import Card
 from handsolver.models.chinese import NUM_FRONT_KEYS, Royalties, check_scoring
 from handsolver.models.poker import NUM_KEYS
 from handsolver.models.split import Setting
-from handsolver.solver.chinese import Scenarios
-from handsolver.solver.chinese_layout import Keys, check_hand, hand_keys, layout
+from handsolver.solver.chinese.indexing import Keys, check_hand, hand_keys, layout
+from handsolver.solver.chinese.scoring import Scenarios
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model

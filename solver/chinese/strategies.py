@@ -13,7 +13,7 @@ Strategies choose a setting for many hands at once (rows of 13 sorted cards):
 >>> from handsolver.models.cards import parse_cards
 >>> hand = sorted(parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"))
 >>> from handsolver.models.chinese import format_setting
->>> from handsolver.solver.chinese_layout import setting_cards
+>>> from handsolver.solver.chinese.indexing import setting_cards
 >>> from handsolver.models.cards import STANDARD
 >>> chosen = strategy_from_spec("greedy").choose([hand], Context())
 >>> format_setting(setting_cards(hand, int(chosen[0])), STANDARD)
@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from handsolver.models.cards import STANDARD, Card, InputError, Notation
 from handsolver.models.chinese import HAND_SIZE, NUM_FRONT_KEYS, Royalties
-from handsolver.solver.chinese import Scenarios, chosen_scenarios, rank_settings
-from handsolver.solver.chinese_layout import (
+from handsolver.solver.chinese.indexing import (
     MIDDLES_PER_BACK,
     Keys,
     hand_keys,
@@ -37,6 +36,7 @@ from handsolver.solver.chinese_layout import (
     setting_index,
     setting_of_text,
 )
+from handsolver.solver.chinese.scoring import Scenarios, chosen_scenarios, rank_settings
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,8 +1,8 @@
 """Pai Gow research on top of the exact values: a plain Monte Carlo estimate (the benchmark's and
 the tests' cross-check) and studies of the house way over many player hands.
 
-A study values every hand exactly (:func:`handsolver.solver.paigow.setting_values`) and compares
-the best setting's EV with the house way's.  The work is one job per hand, mapped with
+A study values every hand exactly (:func:`~handsolver.solver.paigow.values.setting_values`)
+and compares the best setting's EV with the house way's.  The work is one job per hand, mapped with
 :func:`handsolver.solver.batch.run_batch`, so it runs here, on local processes or on a Dask
 cluster alike.
 
@@ -25,12 +25,11 @@ from handsolver.models.paigow import DEFAULT_RULES, HAND_SIZE, Rules, high_key, 
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay
 from handsolver.models.split import Setting
 from handsolver.solver.batch import run_batch
-from handsolver.solver.paigow import choose, setting_values, tables
+from handsolver.solver.paigow.keys import choose
+from handsolver.solver.paigow.rank_tables import tables
+from handsolver.solver.paigow.values import setting_values
 
 _CHUNK = 1 << 17
-
-
-# --- Monte Carlo (for the benchmark and the agreement test) ----------------------------------
 
 
 class Sampled(NamedTuple):
@@ -76,9 +75,6 @@ def sampled_value(
     mean = total / samples
     variance = max(squares / samples - mean * mean, 0.0) * samples / max(samples - 1, 1)
     return Sampled(mean, math.sqrt(variance / samples), samples)
-
-
-# --- studies ----------------------------------------------------------------------------------
 
 
 class StudyJob(NamedTuple):

@@ -1,7 +1,7 @@
 """Chinese poker settings scored exactly, all 72,072 at once, against known or sampled opponents.
 
 A hand's settings are indices into tables shared by every hand, and its five- and three-card
-subsets are keyed in one numpy batch (:mod:`handsolver.solver.chinese_layout`).
+subsets are keyed in one numpy batch (:mod:`handsolver.solver.chinese.indexing`).
 
 Scoring against opponents: a row's outcome depends only on that row's cards, so for each
 opponent scenario (one opponent's setting in one deal) the outcomes of the 1,287 possible backs
@@ -16,7 +16,7 @@ its own batch and this is the usual sample standard error).
 
 >>> from handsolver.models.cards import parse_cards
 >>> hand = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d")
->>> from handsolver.solver.chinese_layout import setting_of_text
+>>> from handsolver.solver.chinese.indexing import setting_of_text
 >>> theirs = setting_of_text("Ah Ad 3c | Kh Kd 4c 4d 8s | 8c 8d 8h Jc Jd")
 >>> ranking = rank_settings(hand, known_scenarios([theirs]))
 >>> ranking.legal, ranking.best.points, ranking.ties_with_best
@@ -31,15 +31,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from handsolver.models.cards import Card
-from handsolver.models.chinese import (
-    Royalties,
-    check_scoring,
-    chinese_game,
-    front_key,
-)
+from handsolver.models.chinese import Royalties, check_scoring, chinese_game, front_key
 from handsolver.models.poker import poker_key
 from handsolver.models.split import Setting
-from handsolver.solver.chinese_layout import (
+from handsolver.solver.chinese.indexing import (
     Keys,
     check_hand,
     front_keys,

@@ -26,9 +26,9 @@ from typing import NamedTuple
 
 from handsolver.models.cards import Card
 from handsolver.models.chinese import HAND_SIZE, Royalties
-from handsolver.solver.chinese import rank_settings, score_settings
-from handsolver.solver.chinese_layout import Keys, hand_keys
-from handsolver.solver.chinese_strategy import (
+from handsolver.solver.chinese.indexing import Keys, hand_keys
+from handsolver.solver.chinese.scoring import rank_settings, score_settings
+from handsolver.solver.chinese.strategies import (
     DEFAULT_BR_SAMPLES,
     Context,
     sampled_scenarios,

@@ -1,0 +1,126 @@
+"""Reading input: lines of a file or standard input, bounded in length and count, with one
+message for a missing file, a closed stdin, a BOM or bytes that are not UTF-8; deals read and
+checked line by line; ``-`` among card arguments.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from handsolver.models.cards import InputError
+from handsolver.solver.commands.errors import MAX_QUOTED_PATH, quoted
+
+T = TypeVar("T")
+
+MAX_LINE = 65_536  # characters in one input line
+MAX_LINES = 1_000_000  # lines in one batch input
+
+
+def source_name(source: str) -> str:
+    """How messages name an input: ``standard input`` for ``-``, else the quoted path."""
+    return "standard input" if source == "-" else quoted(source, MAX_QUOTED_PATH)
+
+
+def read_lines(source: str, *, max_line: int = MAX_LINE) -> Iterator[tuple[int, str]]:
+    """(line number, text) for each line of the file ``source``, or of stdin when it is ``-``.
+
+    Read line by line, so endless input (``/dev/zero``) stops at the first over-long line.
+    Files and stdin are treated alike: UTF-8, a leading byte order mark dropped, line ends
+    stripped.  Errors name the input and the line.
+
+    :raises InputError: stdin closed, a line over ``max_line`` characters, or not UTF-8.
+    :raises OSError: the file cannot be opened (named by the path given).
+    """
+    name = source_name(source)
+    if source == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None or sys.stdin.closed:
+            raise InputError("standard input is closed; give a file or pipe the input in")
+        yield from _lines(stream, name, max_line)
+        return
+    if Path(source).is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), source)
+    with open(source, "rb") as handle:
+        yield from _lines(handle, name, max_line)
+
+
+def _lines(stream: Any, name: str, max_line: int) -> Iterator[tuple[int, str]]:
+    limit = 4 * max_line + 2  # bytes: a UTF-8 character takes at most four
+    number = 0
+    while True:
+        number += 1
+        try:
+            raw: bytes = stream.readline(limit)
+        except OSError as error:
+            if error.errno == errno.EBADF:
+                raise InputError(f"{name} is closed") from None
+            raise
+        if not raw:
+            return
+        too_long = f"{name}: line {number} is longer than {max_line:,} characters"
+        if len(raw) >= limit and not raw.endswith(b"\n"):
+            raise InputError(too_long)
+        if number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
+        try:
+            text = raw.rstrip(b"\r\n").decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(f"{name}: line {number} is not UTF-8 text ({error.reason})") from None
+        if len(text) > max_line:
+            raise InputError(too_long)
+        yield number, text
+
+
+def read_text(source: str, *, max_lines: int = MAX_LINES) -> str:
+    """All of ``source`` (a file or ``-``) as text, read by :func:`read_lines`' rules."""
+    return "\n".join(line for _, line in numbered_lines(source, max_lines=max_lines))
+
+
+def numbered_lines(source: str, *, max_lines: int = MAX_LINES) -> list[tuple[int, str]]:
+    """Every line of ``source`` (at most ``max_lines``), read before any work starts."""
+    lines = []
+    for number, line in read_lines(source):
+        if number > max_lines:
+            raise InputError(
+                f"{source_name(source)} has more than {max_lines:,} lines; split it into parts"
+            )
+        lines.append((number, line))
+    return lines
+
+
+def read_deals(source: str, parse: Callable[[str], T]) -> list[tuple[int, str, T]]:
+    """(line number, text, ``parse(text)``) for every deal line of ``source`` (a file or ``-``),
+    all checked before any work starts; blank lines and ``#`` comments are skipped, and an
+    error names its line."""
+    jobs = []
+    for number, line in numbered_lines(source):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            jobs.append((number, text, parse(text)))
+        except InputError as error:
+            raise InputError(f"line {number}: {error}") from None
+    return jobs
+
+
+def card_texts(texts: list[str]) -> list[str]:
+    """Card arguments with ``-`` replaced by what stdin holds (one hand a line).
+
+    >>> card_texts(["AS 4H", "KD"])
+    ['AS 4H', 'KD']
+    """
+    if "-" not in (text.strip() for text in texts):
+        return texts
+    out: list[str] = []
+    for text in texts:
+        if text.strip() == "-":
+            out.extend(line for _, line in numbered_lines("-", max_lines=1000) if line.strip())
+        else:
+            out.append(text)
+    return out

@@ -1,0 +1,74 @@
+"""Progress on a terminal (a bar on stderr, nothing in a pipe) and lines printed as results
+arrive, stopping cleanly on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from typing import Any, TypeVar
+
+import typer
+
+from handsolver.solver.commands.errors import Interrupted
+
+T = TypeVar("T")
+
+
+def progress(items: Iterable[T], total: int | None, description: str) -> Iterator[T]:
+    """Iterate ``items``, showing a rich progress bar on stderr when it is a terminal."""
+    if not _isatty(sys.stderr):
+        yield from items
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task(description, total=total)
+        for item in items:
+            yield item
+            bar.advance(task)
+
+
+def emit_lines(lines: Iterable[str], total: int, unit: str) -> None:
+    """Print ``lines`` one by one (with a progress bar on a terminal); Ctrl-C stops with
+    ``interrupted after N of M <unit>``, N the lines printed, each of them complete."""
+    import signal
+
+    done = 0
+    writing = pending = False
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        # Ctrl-C while a line is being written waits until it is out and counted, so no line
+        # is cut in two and the message counts what was printed.
+        nonlocal pending
+        if writing:
+            pending = True
+        else:
+            raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        for line in progress(lines, total, unit):
+            writing = True
+            typer.echo(line)
+            done += 1
+            writing = False
+            if pending:
+                raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        raise Interrupted(f"interrupted after {done} of {total} {unit}") from None
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (ValueError, OSError):
+        return False
+
+
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)

@@ -1,0 +1,124 @@
+"""Keys of many settings at once, and the choice among them: the 21 settings of every hand
+keyed column by column (the project's batch poker keys for the high hand, a table of the
+four-card rank classes for a high hand holding the joker), and the plan of each hand's rank
+class picking one.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, NamedTuple
+
+from handsolver.models.paigow import HAND_SIZE, JOKER, NUM_HIGH_KEYS, STRAIGHT_CATEGORIES
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+
+from numpy.typing import NDArray
+
+# The 21 ways to pick the low hand's two positions out of seven, and the high hand's five.
+LOW_POSITIONS: tuple[tuple[int, int], ...] = tuple(combinations(range(HAND_SIZE), 2))
+HIGH_POSITIONS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(p for p in range(HAND_SIZE) if p not in pair) for pair in LOW_POSITIONS
+)
+_RANK_WEIGHT_BITS = 3  # rank counts in 3-bit fields; the joker flag above the 13 ranks
+_JOKER_FLAG = 1 << (_RANK_WEIGHT_BITS * 13)
+_CHUNK = 1 << 17
+
+
+class Tables(NamedTuple):
+    """Everything the fast paths need for one house way and one set of rule switches."""
+
+    pai_gow_of: NDArray[np.int32]  # poker key (+ five aces) -> high key
+    category: NDArray[np.int8]  # high key -> category (9: five aces)
+    joker_codes: NDArray[np.int64]  # sorted rank codes of four real cards
+    joker_keys: NDArray[np.int32]  # [unsuited, suited] x joker_codes -> high key
+    class_codes: NDArray[np.int64]  # sorted rank-class codes of seven cards
+    class_counts: NDArray[np.int64]  # class -> 13 rank counts (real cards)
+    class_joker: NDArray[np.bool_]
+    class_target: NDArray[np.int32]  # class -> the plan's low key
+    class_straight: NDArray[np.bool_]  # class -> plan plays a straight/flush when it can
+    class_bins: NDArray[np.int64]  # class -> H * NUM_LOW_KEYS + L without a flush
+    flush_suited: NDArray[np.int64]  # flush class -> 13-bit mask of the flush suit's ranks
+    flush_counts: NDArray[np.int64]  # flush class -> rank counts of the other real cards
+    flush_joker: NDArray[np.bool_]
+    flush_bins: NDArray[np.int64]  # flush class -> its (H, L) bin
+    flush_class_bins: NDArray[np.int64]  # flush class -> its rank class's bin
+
+
+def rank_codes(hands: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The rank-class code of each row: 3-bit rank counts of the real cards, the joker flag."""
+    import numpy as np
+
+    weights = np.append(np.int64(1) << (_RANK_WEIGHT_BITS * np.arange(13)), 0).astype(np.int64)
+    card_weight = np.append(weights[np.arange(52) >> 2], _JOKER_FLAG)
+    codes: NDArray[np.int64] = card_weight[hands].sum(axis=1)
+    return codes
+
+
+def high_keys(t: Tables, five: NDArray[np.int64]) -> NDArray[np.int32]:
+    """The high key of every row of five cards, sorted, the joker (52) last."""
+    import numpy as np
+
+    from handsolver.models.poker_batch import rank_hands
+
+    out = np.empty(len(five), dtype=np.int32)
+    joker = five[:, 4] == JOKER
+    plain = ~joker
+    if plain.any():
+        out[plain] = t.pai_gow_of[rank_hands(five[plain])]
+    if joker.any():
+        real = five[joker, :4]
+        suits = real & 3
+        suited = (suits == suits[:, :1]).all(axis=1)
+        index = np.searchsorted(t.joker_codes, rank_codes(real))
+        out[joker] = t.joker_keys[suited.astype(np.intp), index]
+    return out
+
+
+def low_keys(first: NDArray[np.int64], second: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The low key of two columns of cards, the first no higher than the second."""
+    import numpy as np
+
+    a = np.minimum(first >> 2, 12)  # the joker (52) is an ace
+    b = np.minimum(second >> 2, 12)
+    keys: NDArray[np.int64] = np.where(a == b, 169 + a, b * 13 + a)
+    return keys
+
+
+def choose(
+    t: Tables, hands: NDArray[np.int64]
+) -> tuple[NDArray[np.intp], NDArray[np.int32], NDArray[np.int64]]:
+    """The house way for rows of seven cards sorted increasing (the joker, 52, last): the index
+    into :data:`LOW_POSITIONS` of the low hand, and the high and low keys."""
+    import numpy as np
+
+    parts = [_choose(t, hands[i : i + _CHUNK]) for i in range(0, len(hands), _CHUNK)]
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty.astype(np.intp), empty.astype(np.int32), empty
+    choice, high, low = (np.concatenate(column) for column in zip(*parts, strict=True))
+    return choice, high, low
+
+
+def _choose(
+    t: Tables, hands: NDArray[np.int64]
+) -> tuple[NDArray[np.intp], NDArray[np.int32], NDArray[np.int64]]:
+    import numpy as np
+
+    index = np.searchsorted(t.class_codes, rank_codes(hands))
+    target = t.class_target[index][:, None]
+    high = np.stack([high_keys(t, hands[:, list(cols)]) for cols in HIGH_POSITIONS], axis=1)
+    low = np.stack([low_keys(hands[:, i], hands[:, j]) for i, j in LOW_POSITIONS], axis=1)
+    straight = np.isin(t.category[high], list(STRAIGHT_CATEGORIES))
+    play_straight = t.class_straight[index] & straight.any(axis=1)
+    score = np.where(
+        play_straight[:, None],
+        np.where(straight, low * NUM_HIGH_KEYS + high, -1),
+        np.where(low == target, high, -1),
+    )
+    choice = score.argmax(axis=1)
+    rows = np.arange(len(hands))
+    return choice, high[rows, choice], low[rows, choice]

@@ -1,0 +1,145 @@
+"""The tables built once per house way and rules: every rank class's and flush class's plan and
+keys, the four-card rank classes of a high hand with the joker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations, combinations_with_replacement
+
+from handsolver.models.paigow import (
+    DEFAULT_RULES,
+    FIVE_ACES_CATEGORY,
+    JOKER,
+    NUM_HIGH_KEYS,
+    NUM_LOW_KEYS,
+    Rules,
+    joker_key,
+    key_order,
+    low_key_of_ranks,
+)
+from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay, plan_of
+from handsolver.models.poker import category_index
+from handsolver.solver.paigow.keys import Tables, choose, rank_codes
+
+
+def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
+    """The tables for a house way and rule switches, built once per process (about a second)."""
+    # The commission does not change the house way: one build serves every rate.
+    return _tables(way, rules.wheel_second, rules.five_aces_top)
+
+
+@cache
+def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
+    import numpy as np
+
+    rules = Rules(wheel_second, five_aces_top)
+
+    order = key_order(rules.wheel_second, rules.five_aces_top)
+    pai_gow_of = np.array(order.pai_gow_of, dtype=np.int32)
+    category = np.array(
+        [
+            FIVE_ACES_CATEGORY if p == NUM_HIGH_KEYS - 1 else category_index(p)
+            for p in order.poker_of
+        ],
+        dtype=np.int8,
+    )
+    quads = [r for r in combinations_with_replacement(range(13), 4) if _fits(r, 4)]
+    joker_codes = rank_codes(np.array([[r * 4 for r in ranks] for ranks in quads]))
+    by_code = np.argsort(joker_codes)
+    joker_keys = np.array(
+        [
+            [
+                order.pai_gow_of[joker_key(ranks, suited, rules.wheel_second, rules.five_aces_top)]
+                if not suited or len(set(ranks)) == 4
+                else 0
+                for ranks in quads
+            ]
+            for suited in (False, True)
+        ],
+        dtype=np.int32,
+    )[:, by_code]
+    partial = Tables(
+        pai_gow_of,
+        category,
+        joker_codes[by_code],
+        joker_keys,
+        *([np.zeros(0, dtype=np.int64)] * 11),  # type: ignore[arg-type]
+    )
+
+    # Rank classes: seven real cards, or six and the joker; plans from the house way.
+    classes = [(r, False) for r in combinations_with_replacement(range(13), 7) if _fits(r, 4)]
+    classes += [(r, True) for r in combinations_with_replacement(range(13), 6) if _fits(r, 4)]
+    reps = np.array(
+        [[rank * 4 + i % 4 for i, rank in enumerate(r)] + [JOKER] * j for r, j in classes],
+        dtype=np.int64,
+    )
+    codes = rank_codes(reps)
+    by_class = np.argsort(codes)
+    plans = [plan_of(way, _pattern(r, j)) for r, j in classes]
+    target = np.array([low_key_of_ranks(*p.low) for p in plans], dtype=np.int32)
+    straight = np.array([p.straight_flush for p in plans], dtype=bool)
+    partial = partial._replace(
+        class_codes=codes[by_class],
+        class_target=target[by_class],
+        class_straight=straight[by_class],
+    )
+    _, high, low = choose(partial, reps[by_class])
+    counts = np.zeros((len(classes), 13), dtype=np.int64)
+    for index, (ranks, _joker) in enumerate(classes):
+        for rank in ranks:
+            counts[index, rank] += 1
+    partial = partial._replace(
+        class_counts=counts[by_class],
+        class_joker=np.array([j for _, j in classes], dtype=bool)[by_class],
+        class_bins=high.astype(np.int64) * NUM_LOW_KEYS + low,
+    )
+
+    # Flush classes: k ranks of the flush suit (suit 0 here) and the rest in other suits, every
+    # suited rank set crossed with every multiset of the other ranks.
+    parts = []
+    for joker in (False, True):
+        for size in (4, 5, 6) if joker else (5, 6, 7):
+            suited = np.array(list(combinations(range(13), size)), dtype=np.int64)
+            rest = 7 - int(joker) - size
+            others = [o for o in combinations_with_replacement(range(13), rest) if _fits(o, 3)]
+            other_cards = np.array(
+                [[r * 4 + 1 + o[:i].count(r) for i, r in enumerate(o)] for o in others],
+                dtype=np.int64,
+            ).reshape(len(others), rest)
+            counts = np.array([[o.count(r) for r in range(13)] for o in others], dtype=np.int64)
+            reps = np.concatenate(
+                [
+                    np.repeat(suited * 4, len(others), axis=0),
+                    np.tile(other_cards, (len(suited), 1)),
+                    np.full((len(suited) * len(others), int(joker)), JOKER, dtype=np.int64),
+                ],
+                axis=1,
+            )
+            masks = np.repeat((np.int64(1) << suited).sum(axis=1), len(others))
+            parts.append((np.sort(reps, axis=1), masks, np.tile(counts, (len(suited), 1)), joker))
+    flush_reps = np.concatenate([reps for reps, _, _, _ in parts])
+    suited_masks = np.concatenate([masks for _, masks, _, _ in parts])
+    other_counts = np.concatenate([counts for _, _, counts, _ in parts])
+    jokers = np.concatenate([np.full(len(masks), joker) for _, masks, _, joker in parts])
+    _, high, low = choose(partial, flush_reps)
+    flush_class = np.searchsorted(partial.class_codes, rank_codes(flush_reps))
+    return partial._replace(
+        flush_suited=suited_masks,
+        flush_counts=other_counts,
+        flush_joker=jokers.astype(bool),
+        flush_bins=high.astype(np.int64) * NUM_LOW_KEYS + low,
+        flush_class_bins=partial.class_bins[flush_class],
+    )
+
+
+def _fits(ranks: Sequence[int], most: int) -> bool:
+    """Whether no rank of a sorted rank tuple repeats more than ``most`` times."""
+    return all(ranks[i] != ranks[i + most] for i in range(len(ranks) - most))
+
+
+def _pattern(ranks: Sequence[int], joker: bool) -> tuple[int, ...]:
+    counts = [ranks.count(r) for r in range(13)]
+    counts[12] += joker
+    return tuple(counts)
