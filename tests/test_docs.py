@@ -266,6 +266,77 @@ def test_examples(page: Path, tmp_path: Path) -> None:
     assert not problems, f"{page.name}: examples differ\n" + "\n\n".join(problems)
 
 
+LIST_ITEM = re.compile(r"( *)(?:[-*+]|\d+\.) ")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+
+
+def markdown_mistakes(lines: list[str]) -> list[str]:
+    """What the site's Markdown (Python-Markdown) would show other than GitHub does.
+
+    - A list item or a paragraph nested in a list item needs 4 spaces; with 1 to 3 the nested
+      bullets are flattened and a numbered list restarts at 1.
+    - A ``|`` inside a code span in a table row: GitHub splits the cell there, and an escaped
+      ``\\|`` shows its backslash on the site.
+    """
+    found: list[str] = []
+    fenced = {
+        i
+        for block in blocks(lines)
+        for i in range(block.start - 1, block.start + len(block.body) + 1)
+    }
+    for i, line in enumerate(lines):
+        if i in fenced:
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        item = LIST_ITEM.match(line)
+        if item and 0 < indent < 4:
+            found.append(
+                f"line {i + 1}: a nested list item needs 4 spaces, not {indent}: {line.strip()}"
+            )
+        elif 0 < indent < 4 and i > 0 and not lines[i - 1].strip():
+            found.append(
+                f"line {i + 1}: a paragraph in a list item needs 4 spaces, not {indent}: "
+                f"{line.strip()}"
+            )
+        if line.lstrip().startswith("|"):
+            for span in CODE_SPAN.finditer(line):
+                if "|" in span.group(2):
+                    found.append(
+                        f"line {i + 1}: a '|' inside a code span in a table: {span.group(0)}"
+                    )
+    return found
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.relative_to(ROOT).as_posix())
+def test_markdown_reads_the_same_on_the_site(page: Path) -> None:
+    problems = markdown_mistakes(page.read_text(encoding="utf-8").splitlines())
+    assert not problems, f"{page.name}:\n" + "\n".join(problems)
+
+
+def test_markdown_mistakes_are_caught() -> None:
+    page = [
+        "1. **Step one.** Some text",
+        "   that goes on.",
+        "   - a nested bullet at 3 spaces",
+        "",
+        "   A paragraph of the step at 3 spaces.",
+        "2. Step two",
+        "    - nested right",
+        "",
+        "    A paragraph of step two, right.",
+        "",
+        "| command | what |",
+        "|---|---|",
+        "| `paigow settings --vs-setting HIGH\\|LOW` | escaped |",
+        "| `a` | `b` |",
+        "```text",
+        "  - a bullet in a code block is text",
+        "```",
+    ]
+    problems = markdown_mistakes(page)
+    assert [problem.split(":")[0] for problem in problems] == ["line 3", "line 5", "line 13"]
+
+
 def test_readme_is_a_front_page() -> None:
     """At most 200 lines, and every link into docs/ names a page that exists."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -205,8 +205,12 @@ def strategy_from_spec(spec: str, br_samples: int = DEFAULT_BR_SAMPLES) -> Strat
     elif text.startswith("program:") and text.removeprefix("program:").strip():
         strategy = Program(text.removeprefix("program:").strip())
     else:
+        import difflib
+
+        close = difflib.get_close_matches(text, ["greedy"], n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise InputError(
-            f"unknown strategy {spec!r}; use greedy, best-response:X or program:COMMAND"
+            f"unknown strategy {spec!r}{hint}; use greedy, best-response:X or program:COMMAND"
         )
     for _ in range(depth):
         strategy = BestResponse(strategy, br_samples)

@@ -24,7 +24,7 @@ from handsolver.solver.commands.options import (
 )
 from handsolver.solver.commands.output import print_json
 from handsolver.solver.commands.progress import progress
-from handsolver.solver.commands.table import print_table
+from handsolver.solver.commands.table import Column, print_table
 
 if TYPE_CHECKING:
     from handsolver.models.cards import Notation
@@ -37,20 +37,33 @@ chinese_app = typer.Typer(
     no_args_is_help=True,
 )
 
+# Sampled deals when the opponents are known only by their strategy (--vs without --samples).
+DEFAULT_SAMPLES = 1000
 StrategyHelp = "greedy, best-response:X, or program:COMMAND (one hand per line in, one setting out)"
 ScoringOption = Annotated[
-    str, typer.Option("--scoring", help="Scoring rule: 1-6 (scoop 6) or 2-4 (scoop 4).")
+    str,
+    typer.Option(
+        "--scoring", metavar="1-6|2-4", help="Scoring rule: 1-6 (scoop 6) or 2-4 (scoop 4)."
+    ),
 ]
 RoyaltiesOption = Annotated[
     Path | None,
     typer.Option("--royalties", metavar="FILE", help="Royalty table (JSON); off by default."),
 ]
 OpponentsOption = Annotated[
-    int, typer.Option("--opponents", min=1, max=3, help="Unknown opponents (with --samples).")
+    int,
+    typer.Option(
+        "--opponents", min=1, max=3, help="Unknown opponents, 1 to 3 (with --samples or a study)."
+    ),
 ]
 BrSamplesOption = Annotated[
     int,
-    typer.Option("--br-samples", min=1, max=1_000_000, help="Deals a best-response strategy uses."),
+    typer.Option(
+        "--br-samples",
+        min=1,
+        max=1_000_000,
+        help="Deals a best-response:X strategy samples to choose each setting (1 to 1,000,000).",
+    ),
 ]
 TimeoutOption = Annotated[
     float,
@@ -122,6 +135,11 @@ def _opponents(
 
     notation = context.notation
     known = len(vs_setting) + len(vs_hand)
+    strategy = None
+    if vs is not None:  # first, so that a misspelt strategy is named before anything else
+        strategy = strategy_from_spec(vs, br_samples)
+        if isinstance(strategy, Program):
+            strategy = Program(strategy.command, timeout)
     if known and samples is not None:
         raise InputError("give known opponents (--vs-setting, --vs-hand) or --samples, not both")
     if vs_hand and vs is None:
@@ -130,13 +148,9 @@ def _opponents(
         raise InputError(f"{known} opponents given; a table has at most 4 players")
     if not known and samples is None:
         raise InputError(
-            "say what the opponents play: --vs-setting, --vs-hand with --vs, or --vs with --samples"
+            "say what the opponents play: --vs-setting FRONT|MIDDLE|BACK, --vs-hand HAND with "
+            f"--vs STRATEGY, or --vs STRATEGY alone (sampled deals, {DEFAULT_SAMPLES} by default)"
         )
-    strategy = None
-    if vs is not None:
-        strategy = strategy_from_spec(vs, br_samples)
-        if isinstance(strategy, Program):
-            strategy = Program(strategy.command, timeout)
     seen = dict.fromkeys(hand, "your hand")
     settings: list[Setting] = []
     lines: list[str] = []
@@ -188,19 +202,35 @@ def settings(
     ],
     vs_setting: Annotated[
         list[str] | None,
-        typer.Option("--vs-setting", help="A known opponent setting FRONT|MIDDLE|BACK (repeat)."),
+        typer.Option(
+            "--vs-setting",
+            metavar="FRONT|MIDDLE|BACK",
+            help="A known opponent setting (repeat for more opponents).",
+        ),
     ] = None,
     vs_hand: Annotated[
         list[str] | None,
-        typer.Option("--vs-hand", help="A known opponent hand of 13 cards, set by --vs (repeat)."),
+        typer.Option(
+            "--vs-hand",
+            metavar="HAND",
+            help="A known opponent hand of 13 cards, set by --vs (repeat for more opponents).",
+        ),
     ] = None,
     vs: Annotated[
-        str | None, typer.Option("--vs", help=f"The opponents' strategy: {StrategyHelp}.")
+        str | None,
+        typer.Option("--vs", metavar="STRATEGY", help=f"The opponents' strategy: {StrategyHelp}."),
     ] = None,
     opponents: OpponentsOption = 1,
     samples: Annotated[
         int | None,
-        typer.Option("--samples", min=1, max=10_000_000, help="Sampled deals (unknown hands)."),
+        typer.Option(
+            "--samples",
+            min=1,
+            max=10_000_000,
+            help=f"Sampled deals of unknown hands, 1 to 10,000,000 (with --vs alone: "
+            f"{DEFAULT_SAMPLES}).",
+            show_default=False,
+        ),
     ] = None,
     seed: SeedOption = 0,
     scoring: ScoringOption = "1-6",
@@ -209,24 +239,30 @@ def settings(
         Engine, typer.Option(help="enumerate all settings, or a CP-SAT model (best only).")
     ] = Engine.enumerate,
     top: Annotated[
-        int | None,
+        int,
         typer.Option(
-            "--top",
-            min=1,
-            max=72_072,
-            help="Settings listed (default: 10 in the table, all in JSON).",
+            "--top", min=1, max=72_072, help="Settings listed, 1 to 72,072 (in JSON too)."
         ),
-    ] = None,
+    ] = 10,
+    every: Annotated[
+        bool, typer.Option("--all", help="List every legal setting (up to 72,072), not --top.")
+    ] = False,
     br_samples: BrSamplesOption = 200,
     timeout: TimeoutOption = 60.0,
     json_output: JsonOption = False,
 ) -> None:
     """Rank every legal setting of HAND by its points against the opponents.
 
-    Examples (HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"):
-      handsolver chinese settings HAND --vs-setting "Ah Ad 3c|Kh Kd 4c 4d 8s|8c 8d 8h Jc Jd"
-      handsolver chinese settings HAND --vs-hand "..." --vs greedy
-      handsolver chinese settings HAND --vs greedy --samples 10000 --seed 1
+    The opponents are known settings (--vs-setting), known hands set by a strategy (--vs-hand
+    with --vs), or unknown hands dealt from the cards left and set by a strategy (--vs alone;
+    a sample of --samples deals).
+
+    \b
+    Examples, with H = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d":
+      handsolver chinese settings "$H" --vs-setting "Ah Ad 3c|Kh Kd 4c 4d 8s|8c 8d 8h Jc Jd"
+      handsolver chinese settings "$H" --vs greedy \\
+          --vs-hand "2c 3c 4c 5d 6d 7h 8h 9s Td Jh Qc Kc Ac"
+      handsolver chinese settings "$H" --vs greedy --samples 10000 --seed 1
     """
     from handsolver.models.cards import parse_deal
     from handsolver.models.chinese import HAND_SIZE, NUM_SETTINGS, check_scoring
@@ -239,6 +275,8 @@ def settings(
         cards = tuple(sorted(deal.hands[0]))
         table = _royalties(royalties)
         known = len(vs_setting or []) + len(vs_hand or [])
+        if vs is not None and not known and samples is None:
+            samples = DEFAULT_SAMPLES
         # A best-response opponent plays against as many opponents as the table has.
         table_opponents = opponents if samples is not None or not known else known
         context = Context(table_opponents, scoring, table, seed, deal.notation)
@@ -260,14 +298,21 @@ def settings(
     if engine == Engine.cp_sat:
         _cp_sat(cards, scenarios, scoring, table, ranking, seed, notation, payload, json_output)
         return
-    shown = ranking.top(top if top is not None else None if json_output else 10)
+    shown = ranking.top(None if every else top)
     payload["ties_with_best"] = ranking.ties_with_best
     payload["settings"] = [_entry_json(entry, notation) for entry in shown]
     if json_output:
         print_json(payload)
         return
     _print_header(payload, ranking, notation)
-    columns = ["#", "front", "middle", "back", "points"]
+    # A setting is never shown in part, and the points rank the rows: only "#" may give way.
+    columns = [
+        Column("#"),
+        Column("front", keep=True),
+        Column("middle", keep=True),
+        Column("back", keep=True),
+        Column("points", keep=True),
+    ]
     print_table(
         None,
         columns,
@@ -332,16 +377,23 @@ def _cp_sat(
 @chinese_app.command()
 def study(
     hands: Annotated[
-        int, typer.Option("--hands", min=1, max=1_000_000, help="Random hands.")
+        int,
+        typer.Option("--hands", min=1, max=1_000_000, help="Random hands (1 to 1,000,000)."),
     ] = 200,
     vs: Annotated[
-        str, typer.Option("--vs", help=f"The strategy to improve on: {StrategyHelp}.")
+        str,
+        typer.Option(
+            "--vs", metavar="STRATEGY", help=f"The strategy to improve on: {StrategyHelp}."
+        ),
     ] = "greedy",
     opponents: OpponentsOption = 1,
     samples: Annotated[
         int,
         typer.Option(
-            "--samples", min=2, max=1_000_000, help="Deals per hand, to choose and again to judge."
+            "--samples",
+            min=2,
+            max=1_000_000,
+            help="Deals per hand, to choose and again to judge (2 to 1,000,000).",
         ),
     ] = 1000,
     seed: SeedOption = 0,
@@ -424,7 +476,12 @@ def study(
     )
     print_table(
         "biggest gains",
-        ["hand", "strategy setting", "best response", "gain"],
+        [
+            Column("hand", keep=True),
+            Column("strategy setting", short="strategy"),
+            Column("best response", short="best", keep=True),
+            Column("gain", keep=True),
+        ],
         (
             [
                 STANDARD.format_cards(item.hand),

@@ -83,6 +83,7 @@ FormatOpt = Annotated[
     str,
     typer.Option(
         "--input-format",
+        metavar="seed|json|compact|spaced|ints",
         help="How each case is written: seed (the challenge's own notation), json, compact "
         "(badugi, poker, big2), spaced (big2, sixcard), ints (big2: card numbers rank*4+suit).",
     ),
@@ -145,6 +146,7 @@ def verify_command(
         str,
         typer.Option(
             "--cmd",
+            metavar="PROGRAM",
             help='The answer program, e.g. "node answer.js"; split like a shell would, '
             "but run without one unless --shell.",
         ),
@@ -162,6 +164,7 @@ def verify_command(
         str | None,
         typer.Option(
             "--map",
+            metavar="MAPPING",
             help="What the answer's outputs mean (badugi, poker), e.g. "
             '"1=left,-1=right,0=both" or "true=left,false=right,2=both".',
         ),

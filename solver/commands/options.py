@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from typer._click import types  # typer vendors click from 0.26 on
+from typer.core import TyperArgument
 
 from handsolver.models.cards import InputError
 from handsolver.solver.commands.errors import MAX_QUOTED_PATH, quoted
@@ -41,8 +42,11 @@ SchedulerOption = Annotated[
 ]
 
 
+# Batch output is always JSON lines: --json is accepted, so that every command takes it, but not
+# listed in the help, since it cannot be turned off.
 BatchJsonOption = Annotated[
-    bool, typer.Option("--json", help="Accepted for uniformity: the output is always JSON.")
+    bool,
+    typer.Option("--json", hidden=True, help="Accepted for uniformity: the output is always JSON."),
 ]
 OutOption = Annotated[
     Path | None,
@@ -85,20 +89,67 @@ def ascii_digits(text: str, what: str) -> str:
 
 
 def strict_parameters(command: Any) -> None:
-    """Make every int and float parameter of ``command`` and its subcommands strict, and every
-    ``--out`` refuse an empty file name.
+    """Make every int and float parameter of ``command`` and its subcommands strict, every
+    ``--out`` refuse an empty file name, and every help read the same way.
 
     Typer's numbers accept Unicode digits, 5,000-digit integers and ``nan``/``inf``; after this
-    they take ASCII only, up to 30 digits, finite, still within the option's own range.  Applied
-    once at the root, so every command (also those added later) inherits it.
+    they take ASCII only, up to 30 digits, finite, still within the option's own range, and
+    the help of a bounded number states its range.  Arguments show as plain upper-case names
+    (``FILE``, ``ME OPP``) and choices as ``a|b``.  Applied once at the root, so every command
+    (also those added later) inherits it.
     """
     for param in getattr(command, "params", []):
         if isinstance(param.type, types.IntParamType | types.FloatParamType):
             param.type = StrictNumber(param.type)
+            param.help = with_range(param.help or "", param.type.min, param.type.max)
         elif "--out" in getattr(param, "opts", ()) and not isinstance(param.type, OutPath):
             param.type = OutPath(param.type)
+        choices = getattr(param.type, "choices", None)  # typer's own Choice type
+        if choices and param.metavar is None and param.param_type_name == "option":
+            param.metavar = "|".join(str(getattr(c, "value", c)) for c in choices)
+        if param.param_type_name == "argument" and not isinstance(param, PlainArgument):
+            param.__class__ = PlainArgument
     for sub in getattr(command, "commands", {}).values():
         strict_parameters(sub)
+
+
+# A help text that already says its range: "(0 to 2**31-1)", "at most 10**7", "at most a day".
+_RANGE_SAID = re.compile(r"[0-9]\S* to \S*[0-9]|at most")
+
+
+def with_range(help_text: str, low: float | None, high: float | None) -> str:
+    """``help_text`` with the range ``low`` to ``high`` added, unless it already says it.
+
+    >>> with_range("Unknown opponents.", 1, 3)
+    'Unknown opponents (1 to 3).'
+    >>> with_range("Rounds (at most 10**9).", 1, 10**9)
+    'Rounds (at most 10**9).'
+    """
+    if _RANGE_SAID.search(help_text) or (low is None and high is None):
+        return help_text
+    if low is None:
+        said = f"at most {_number(high)}"
+    elif high is None:
+        said = f"at least {_number(low)}"
+    else:
+        said = f"{_number(low)} to {_number(high)}"
+    text = help_text.rstrip()
+    end = "." if text.endswith(".") else ""
+    return f"{text.removesuffix('.')} ({said}){end}"
+
+
+def _number(value: float | None) -> str:
+    return f"{value:,}" if isinstance(value, int) or value != int(value or 0) else f"{int(value):,}"
+
+
+class PlainArgument(TyperArgument):
+    """An argument shown in usage lines as its plain upper-case name: ``FILE``, ``HAND...``,
+    ``ME OPP``, ``CHALLENGE`` (typer writes ``{FILE}``, ``{me}`` and
+    ``{challenge}:<badugi|...>``).  An optional one is in brackets."""
+
+    def make_metavar(self, ctx: Any, *, usage: bool = False) -> str:
+        name = self.metavar or (self.name or "").upper() + ("..." if self.nargs != 1 else "")
+        return f"[{name}]" if usage and not self.required else name
 
 
 class OutPath(types.ParamType):

@@ -89,14 +89,22 @@ def split(
     ],
     vs_split: Annotated[
         str | None,
-        typer.Option("--vs-split", help="The opponent's split, High|Middle|Low, e.g. 344|33|4."),
+        typer.Option(
+            "--vs-split",
+            metavar="SPLIT",
+            help="The opponent's split, High|Middle|Low, e.g. 344|33|4.",
+        ),
     ] = None,
     vs_hand: Annotated[
-        str | None, typer.Option("--vs-hand", help="The opponent's six cards.")
+        str | None, typer.Option("--vs-hand", metavar="HAND", help="The opponent's six cards.")
     ] = None,
     vs: Annotated[
         str | None,
-        typer.Option("--vs", help=f"The opponent's strategy: {StrategyHelp} [default: random]"),
+        typer.Option(
+            "--vs",
+            metavar="STRATEGY",
+            help=f"The opponent's strategy: {StrategyHelp} [default: random]",
+        ),
     ] = None,
     engine: Annotated[
         Engine, typer.Option(help="How the best split is found (both are exact).")
@@ -263,7 +271,10 @@ def score(
 
 @sixcard_app.command()
 def strategy(
-    vs: Annotated[str, typer.Option("--vs", help=f"The opponent's strategy: {StrategyHelp}")],
+    vs: Annotated[
+        str,
+        typer.Option("--vs", metavar="STRATEGY", help=f"The opponent's strategy: {StrategyHelp}"),
+    ],
     out: Annotated[
         Path | None,
         typer.Option(

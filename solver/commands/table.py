@@ -2,8 +2,11 @@
 
 A cell is never broken across lines (a hand stays on one row).  When a table is wider than the
 terminal, long headers give way to their short forms and then the less important columns are
-left out, most droppable first.  When stdout is not a terminal the table is plain aligned text
-with no rules, every column kept, so ``grep``, ``awk`` and ``cut -c`` can use it.
+left out, most droppable first, and a last line names them.  The answer is never left out: the
+first column (the rank or the hand, in most tables) and the last (the points, the EV, the gain
+the rows are ranked by) stay unless a :class:`Column` says otherwise.  When stdout is not a
+terminal the table is plain aligned text with no rules, every column kept, so ``grep``, ``awk``
+and ``cut -c`` can use it.
 
 >>> print(render_table(None, ["#", Column("hand", keep=True), "share"], [[1, "AS 4H", "50.0%"]]))
 #  hand   share
@@ -35,11 +38,12 @@ class Column(NamedTuple):
 _NUMBER = re.compile(r"[+-]?[0-9][0-9.,/]*%?|[+-]?\.[0-9]+%?")
 
 
-def _column(spec: str | Column, index: int) -> Column:
+def _column(spec: str | Column, index: int, count: int) -> Column:
     if isinstance(spec, Column):
         return spec
-    # Without a Column spec: the first two columns (a number and the hand, in most tables) stay.
-    return Column(spec, keep=index < 2)
+    # Without a Column spec: the first two columns (a number and the hand, in most tables) and
+    # the last (what the rows are ranked by) stay.
+    return Column(spec, keep=index < 2 or index == count - 1)
 
 
 def render_table(
@@ -51,8 +55,9 @@ def render_table(
     rule: bool = False,
 ) -> str:
     """The table as text: fitted to ``width`` columns if given, a rule under the header if
-    ``rule``.  Numbers are right-aligned, text left-aligned, columns two spaces apart."""
-    specs = [_column(spec, i) for i, spec in enumerate(columns)]
+    ``rule``.  Numbers are right-aligned, text left-aligned, columns two spaces apart; a last
+    line names the columns left out for want of width."""
+    specs = [_column(spec, i, len(columns)) for i, spec in enumerate(columns)]
     cells = [[" ".join(str(cell).split()) for cell in row] for row in rows]
     headers = [spec.name for spec in specs]
     shown = list(range(len(specs)))
@@ -87,6 +92,10 @@ def render_table(
     if rule:
         out.append("  ".join("─" * sizes[i] for i in shown))
     out.extend(line(row) for row in cells)
+    hidden = [specs[i].name or f"column {i + 1}" for i in range(len(specs)) if i not in shown]
+    if hidden:
+        names = ", ".join(hidden)
+        out.append(f"(hidden at {width} columns: {names}; widen the terminal or pipe the output)")
     return "\n".join(out)
 
 
