@@ -127,11 +127,11 @@ def _exit_code(run: Callable[[], Any]) -> int:
         _flush_stdout_quietly()
         ctx = getattr(error, "ctx", None)
         hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        if type(error).__name__ == "NoArgsIsHelpError":  # a command set no_args_is_help
-            message = "no arguments given"
-        else:
-            message = error.format_message()
+        bare = _bare_group(error, ctx)
+        message = "no arguments given" if bare else error.format_message()
         error_line(f"{message}{hint}")
+        if bare and ctx is not None:
+            _say(_command_list(ctx))
         return error.exit_code
     except InputError as error:  # bad input found while the work ran (a batch line, a cluster)
         _flush_stdout_quietly()
@@ -164,6 +164,21 @@ def _exit_code(run: Callable[[], Any]) -> int:
             "with HANDSOLVER_TRACEBACK=1 for the details"
         )
         return EXIT_INTERNAL
+
+
+def _bare_group(error: ClickException, ctx: Any) -> bool:
+    """Whether ``error`` is a group run without arguments (its commands are then listed)."""
+    if type(error).__name__ == "NoArgsIsHelpError":  # a group that set no_args_is_help
+        return True
+    group = ctx is not None and hasattr(ctx.command, "commands")
+    return group and error.format_message() == "Missing command."
+
+
+def _command_list(ctx: Any) -> str:
+    """The group's commands with their summaries, as its ``--help`` lists them."""
+    formatter = ctx.make_formatter()
+    ctx.command.format_commands(ctx, formatter)
+    return formatter.getvalue().rstrip()
 
 
 def _say(line: str) -> None:
@@ -241,6 +256,18 @@ class LazyCommands(TyperGroup):
             raise _Failed(error) from error
         except KeyboardInterrupt:  # typer would exit 130 without a word
             raise Interrupted("interrupted") from None
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except ClickException as error:  # typer suggests only among the commands loaded
+            import difflib
+
+            close = difflib.get_close_matches(args[0], COMMANDS) if args else []
+            if close and "Did you mean" not in error.message:
+                names = ", ".join(repr(name) for name in close)
+                error.message = f"{error.message.rstrip('.')}. Did you mean {names}?"
+            raise
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         rows = [(name, summary) for name, (_, summary) in COMMANDS.items()]

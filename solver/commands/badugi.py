@@ -115,6 +115,7 @@ def showdown(hands: HandsArgument, json_output: JsonOption = False) -> None:
             ]
             for index, (hand, row) in enumerate(zip(deal.hands, out["hands"], strict=True))
         ),
+        highlight=out["winners"],
     )
     won = out["winners"]
     if len(won) > 1:

@@ -139,9 +139,13 @@ def solve(
     ] = MethodChoice.auto,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     seed: SeedOption = 0,
-    workers: Annotated[
-        int, typer.Option("--workers", min=1, max=256, help="CP-SAT search workers (1 to 256).")
+    threads: Annotated[
+        int, typer.Option("--threads", min=1, max=256, help="CP-SAT search threads (1 to 256).")
     ] = 1,
+    # --workers means processes everywhere else; the old spelling of --threads still works.
+    old_threads: Annotated[
+        int | None, typer.Option("--workers", min=1, max=256, hidden=True)
+    ] = None,
     every: Annotated[
         bool, typer.Option("--all", help="List every optimal partition (up to --limit).")
     ] = False,
@@ -156,6 +160,7 @@ def solve(
 
     Example: handsolver big2 "AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH"
     """
+    workers = old_threads or threads
     with user_errors():
         deal = _one_hand(card_texts(hand))
     mask = mask_of(deal.hands[0])

@@ -326,6 +326,7 @@ def settings(
             ]
             for place, entry in enumerate(shown)
         ),
+        highlight=[0],  # the best setting
     )
 
 
@@ -478,8 +479,8 @@ def study(
         "biggest gains",
         [
             Column("hand", keep=True),
-            Column("strategy setting", short="strategy"),
-            Column("best response", short="best", keep=True),
+            Column("strategy setting"),
+            Column("best response", keep=True),
             Column("gain", keep=True),
         ],
         (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from typer._click.exceptions import NoArgsIsHelpError  # typer vendors click from 0.26 on
 from typer.core import TyperGroup
 
 
@@ -19,6 +20,8 @@ class DefaultCommandGroup(TyperGroup):
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if ctx.resilient_parsing and not args:  # completing: offer the subcommands too
             return list(super().parse_args(ctx, args))
+        if not args:  # run bare: the commands are listed (the default one needs arguments)
+            raise NoArgsIsHelpError(ctx)
         if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
             args = [self.default_command, *args]
         result: list[str] = super().parse_args(ctx, args)

@@ -41,12 +41,25 @@ def read_lines(source: str, *, max_line: int = MAX_LINE) -> Iterator[tuple[int, 
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None or sys.stdin.closed:
             raise InputError("standard input is closed; give a file or pipe the input in")
+        waiting_hint()
         yield from _lines(stream, name, max_line)
         return
     if Path(source).is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), source)
     with open(source, "rb") as handle:
         yield from _lines(handle, name, max_line)
+
+
+def waiting_hint() -> None:
+    """At a terminal, say on stderr that ``-`` waits for lines typed in, and how to end them
+    (a pipe or a file says nothing: there is nothing to wait for)."""
+    try:
+        if not sys.stdin.isatty():
+            return
+        sys.stderr.write("reading standard input, one line at a time; end it with Ctrl-D\n")
+        sys.stderr.flush()
+    except (AttributeError, ValueError, OSError):
+        pass
 
 
 def _lines(stream: Any, name: str, max_line: int) -> Iterator[tuple[int, str]]:

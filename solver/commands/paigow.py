@@ -379,6 +379,7 @@ def settings_command(
         f"{parsed.format(parsed.cards)} against {against} (in %, * house way)",
         ["#", "high", "low", "win", "push", "loss", "EV"],
         rows,
+        highlight=[0],  # the best setting
     )
     cost = values.best.ev - values.house.ev
     typer.echo(

@@ -160,6 +160,7 @@ def showdown(
             ]
             for index, row in enumerate(out["hands"])
         ),
+        highlight=out["winners"],
     )
     won = out["winners"]
     if len(won) > 1:
@@ -229,9 +230,17 @@ def euler54(
     details: Annotated[
         bool, typer.Option("--details", help="List every deal's categories and winner.")
     ] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option(
+            "--quiet", "-q", help="Print only Player 1's wins, the bare number Euler asks."
+        ),
+    ] = False,
     json_output: JsonOption = False,
 ) -> None:
     """Project Euler 54: count Player 1's wins over lines of ten cards (five each).
+
+    Prints how many deals each player wins; --quiet prints Player 1's wins alone.
 
     Lines with a bad card, a repeated card or not ten cards are reported on stderr with their
     line number and skipped (with --strict the first one is an error); blank lines are ignored.
@@ -264,7 +273,14 @@ def euler54(
     if details:
         for deal in result.deals:
             typer.echo(_deal_text(deal, fmt))
-    typer.echo(str(result.player1_wins))
+    if quiet:
+        typer.echo(str(result.player1_wins))
+        return
+    draws = f"{result.draws} draw{'' if result.draws == 1 else 's'}"
+    typer.echo(
+        f"Player 1 wins {result.player1_wins} of {len(result.deals)} deals "
+        f"(Player 2 wins {result.player2_wins}, {draws})"
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -217,6 +217,7 @@ def split(
             ]
             for item in report["splits"]
         ),
+        highlight=[report["splits"].index(report["best"])],
     )
     typer.echo(
         f"Best ({engine_note}): {report['best']['split']}  score {report['best']['score']}"
@@ -444,7 +445,12 @@ def simulate(
 @sixcard_app.command("export-matlab")
 def export_matlab(
     strategy_spec: Annotated[str, typer.Argument(metavar="STRATEGY", help=StrategyHelp)],
-    json_output: JsonOption = False,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json", help='Print {"strategy": NAME, "source": MATLAB code} instead of the code.'
+        ),
+    ] = False,
 ) -> None:
     """Print a complete humanHand.m that plays STRATEGY in the seed's contest harness.
 

@@ -46,6 +46,13 @@ def _column(spec: str | Column, index: int, count: int) -> Column:
     return Column(spec, keep=index < 2 or index == count - 1)
 
 
+# ANSI styles, used only on a terminal that wants colour (see colour_wanted).
+BOLD_GREEN = "\x1b[1;32m"
+RED = "\x1b[31m"
+RESET = "\x1b[0m"
+_NEGATIVE = re.compile(r"[-−][0-9.]")
+
+
 def render_table(
     title: str | None,
     columns: Sequence[str | Column],
@@ -53,10 +60,17 @@ def render_table(
     *,
     width: int | None = None,
     rule: bool = False,
+    colour: bool = False,
+    highlight: Iterable[int] = (),
 ) -> str:
-    """The table as text: fitted to ``width`` columns if given, a rule under the header if
+    r"""The table as text: fitted to ``width`` columns if given, a rule under the header if
     ``rule``.  Numbers are right-aligned, text left-aligned, columns two spaces apart; a last
-    line names the columns left out for want of width."""
+    line names the columns left out for want of width.  With ``colour``, the rows numbered in
+    ``highlight`` (the winners, the best setting) are bold green and negative numbers red.
+
+    >>> render_table(None, ["#", "EV"], [[1, "+0.5"], [2, "-0.25"]], colour=True, highlight=[0])
+    '#     EV\n\x1b[1;32m1   +0.5\x1b[0m\n2  \x1b[31m-0.25\x1b[0m'
+    """
     specs = [_column(spec, i, len(columns)) for i, spec in enumerate(columns)]
     cells = [[" ".join(str(cell).split()) for cell in row] for row in rows]
     headers = [spec.name for spec in specs]
@@ -81,18 +95,30 @@ def render_table(
         for i in shown
     }
 
-    def line(values: Sequence[str]) -> str:
+    def line(values: Sequence[str], paint: bool = False) -> str:
         parts = [
             values[i].rjust(sizes[i]) if right[i] else values[i].ljust(sizes[i]) for i in shown
         ]
+        if paint:  # after padding, so the escape codes take no width
+            parts = [
+                f"{RED}{part.rstrip()}{RESET}{part[len(part.rstrip()) :]}"
+                if _NEGATIVE.match(part.strip())
+                else part
+                for part in parts
+            ]
         return "  ".join(parts).rstrip()
 
     out = [] if title is None else [title]
     out.append(line(headers))
     if rule:
         out.append("  ".join("─" * sizes[i] for i in shown))
-    out.extend(line(row) for row in cells)
-    hidden = [specs[i].name or f"column {i + 1}" for i in range(len(specs)) if i not in shown]
+    best = set(highlight) if colour else set()
+    for number, row in enumerate(cells):
+        if number in best:
+            out.append(f"{BOLD_GREEN}{line(row)}{RESET}")
+        else:
+            out.append(line(row, paint=colour))
+    hidden = [headers[i] or f"column {i + 1}" for i in range(len(specs)) if i not in shown]
     if hidden:
         names = ", ".join(hidden)
         out.append(f"(hidden at {width} columns: {names}; widen the terminal or pipe the output)")
@@ -115,11 +141,33 @@ def terminal_width() -> int | None:
         return 80
 
 
+def colour_wanted() -> bool:
+    """Whether stdout is a terminal that wants colour: never in a pipe or a file, nor with
+    ``NO_COLOR`` set (https://no-color.org) or ``TERM=dumb``."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return terminal_width() is not None
+
+
 def print_table(
-    title: str | None, columns: Sequence[str | Column], rows: Iterable[Iterable[object]]
+    title: str | None,
+    columns: Sequence[str | Column],
+    rows: Iterable[Iterable[object]],
+    *,
+    highlight: Iterable[int] = (),
 ) -> None:
-    """Print a table on stdout: fitted and ruled on a terminal, plain and complete in a pipe."""
+    """Print a table on stdout: fitted, ruled and coloured on a terminal (the ``highlight`` rows
+    stand out), plain and complete in a pipe."""
     import typer
 
     width = terminal_width()
-    typer.echo(render_table(title, columns, rows, width=width, rule=width is not None))
+    text = render_table(
+        title,
+        columns,
+        rows,
+        width=width,
+        rule=width is not None,
+        colour=colour_wanted(),
+        highlight=highlight,
+    )
+    typer.echo(text, color=True)

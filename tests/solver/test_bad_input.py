@@ -159,15 +159,18 @@ def test_no_arguments_is_one_line_with_a_hint(path: tuple[str, ...]) -> None:
     assert "--help" in line
 
 
-@pytest.mark.parametrize("group", ["big2", "badugi", "poker", "sixcard"])
-def test_a_bare_group_is_one_line(group: str) -> None:
-    code, out, err = invoke([group])
-    assert "--help" in assert_one_error(code, out, err)
+GROUPS = sorted({path[:-1] for path in PATHS if len(path) > 1})
 
 
-def test_bare_handsolver_is_one_line() -> None:
-    code, out, err = invoke([])
-    assert "--help" in assert_one_error(code, out, err)
+@pytest.mark.parametrize("group", [(), *GROUPS], ids=lambda group: " ".join(group) or "root")
+def test_a_bare_group_lists_its_commands(group: tuple[str, ...]) -> None:
+    """One error line with the --help hint, then the group's commands, as its help lists them."""
+    code, out, err = invoke(list(group))
+    first, *rest = err.splitlines()
+    assert "--help" in assert_one_error(code, out, first)
+    names = {line.split()[0] for line in rest[1:] if line.startswith("  ") and line.split()}
+    assert rest[0] == "Commands:"
+    assert {path[len(group)] for path in PATHS if path[: len(group)] == group} <= names
 
 
 def test_every_command_has_its_own_help_with_its_options() -> None:

@@ -67,6 +67,7 @@ def test_tables_in_a_pipe_are_plain_and_complete(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     args, whole = TABLES[name]
+    monkeypatch.setenv("NO_COLOR", "1")  # the wide terminal below without colour
     out = _render(args, None, monkeypatch)
     assert not BOX.search(out)
     for text in whole:
@@ -93,6 +94,7 @@ def test_narrow_widths_shorten_headers_then_drop_columns() -> None:
     assert narrow.splitlines()[0].split() == ["#", "hand", "beats"]
     tiny = render_table(None, columns, rows, width=5)  # kept columns stay, whole
     assert "8C TS KC 9H 4S" in tiny and tiny.splitlines()[0].split() == ["#", "hand"]
+    assert tiny.splitlines()[-1].startswith("(hidden at 5 columns: class, ties, beats;")
 
 
 @given(
@@ -109,7 +111,66 @@ def test_a_cell_is_never_broken(rows: list[list[str]], width: int) -> None:
     columns = [Column("a", keep=True), "b", "c", Column("d", short="D")]
     text = render_table("title", columns, rows, width=width, rule=True)
     lines = text.split("\n")
-    assert len(lines) == 3 + len(rows)  # title, header, rule, one line a row
-    for row, line in zip(rows, lines[3:], strict=True):
+    hidden = lines[-1].startswith("(hidden at")
+    assert len(lines) == 3 + len(rows) + hidden  # title, header, rule, a line a row, the note
+    for row, line in zip(rows, lines[3 : 3 + len(rows)], strict=True):
         cell = " ".join(row[0].split())
         assert cell in line
+
+
+def test_the_hidden_columns_are_named_and_full_width_hides_none() -> None:
+    columns = ["#", "hand", "middle", "back", "points"]
+    rows = [[1, "As Ks", "Qs Js Ts 9h 9d", "9c 2h 2d 5c 6c", "+4.8050 ± 0.0693"]]
+    wide = render_table(None, columns, rows, width=200)
+    assert "hidden" not in wide
+    narrow = render_table(None, columns, rows, width=40)
+    # Without Column specs the first two columns and the last (the ranking) stay.
+    assert narrow.splitlines()[0].split() == ["#", "hand", "points"]
+    assert narrow.splitlines()[-1] == (
+        "(hidden at 40 columns: middle, back; widen the terminal or pipe the output)"
+    )
+
+
+HAND13 = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"
+
+
+def test_chinese_settings_keep_the_setting_and_its_points_at_60(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = ["chinese", "settings", HAND13, "--vs", "greedy", "--samples", "200", "--top", "3"]
+    out = _render(args, 60, monkeypatch).splitlines()
+    header = next(line for line in out if line.startswith("front"))
+    assert header.split() == ["front", "middle", "back", "points"]  # only '#' gave way
+    assert out[-1].startswith("(hidden at 60 columns: #;")
+    assert all("±" in line for line in out[out.index(header) + 2 : -1])
+
+
+def test_chinese_study_keeps_the_best_response_and_gain_at_120(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = ["chinese", "study", "--hands", "3", "--samples", "20"]
+    out = _render(args, 120, monkeypatch).splitlines()
+    header = next(line for line in out if line.startswith("hand"))
+    assert header.split()[-3:] == ["best", "response", "gain"] and "strategy" not in header
+    assert out[-1].startswith("(hidden at 120 columns: strategy setting;")
+    assert all(len(line) <= 120 for line in out[out.index(header) : -1])
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    args = ["poker", "Ah Kd", "As Kc", "7c 7d", "--board", "Qh Jh Th 2s 3d"]
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TERM", raising=False)
+    coloured = _render(args, 100, monkeypatch)
+    winners = [line for line in coloured.splitlines() if line.startswith(table.BOLD_GREEN)]
+    assert len(winners) == 2 and all("wins" in line for line in winners)
+    assert "\x1b" not in _render(args, None, monkeypatch)  # a pipe
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b" not in _render(args, 100, monkeypatch)
+
+
+def test_negative_numbers_are_red_and_the_layout_unchanged() -> None:
+    rows = [[1, "Kh Kd", "+0.51"], [2, "7c 7s", "-0.03"]]
+    plain = render_table(None, ["#", "high", "EV"], rows, width=80)
+    coloured = render_table(None, ["#", "high", "EV"], rows, width=80, colour=True, highlight=[0])
+    assert f"{table.RED}-0.03{table.RESET}" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
