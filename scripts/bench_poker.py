@@ -154,7 +154,7 @@ def bench_euler54(path: Path, repeats: int, report: Report) -> None:
         )
 
     bare, _ = run([sys.executable, "-c", "pass"])
-    whole, answer = run([handsolver, "euler54", str(path)])
+    whole, answer = run([handsolver, "euler54", str(path), "--quiet"])
     help_only, _ = run([handsolver, "--help"])
     print(f"{'python -c pass':<44} {bare * 1e3:9.1f} ms")
     print(f"{'handsolver --help':<44} {help_only * 1e3:9.1f} ms")

@@ -90,7 +90,8 @@ def test_poker_bad_input(args: list[str], message: str) -> None:
 def test_euler54_file() -> None:
     result = runner.invoke(app, ["euler54", str(PE54)])
     assert result.exit_code == 0
-    assert result.stdout == "376\n"
+    assert result.stdout == "Player 1 wins 376 of 1000 deals (Player 2 wins 624, 0 draws)\n"
+    assert runner.invoke(app, ["euler54", str(PE54), "-q"]).stdout == "376\n"
     result = runner.invoke(app, ["euler54", str(PE54), "--json", "--strict"])
     report = json.loads(result.stdout)
     assert report["player1_wins"] == 376 and report["deals"] == 1000
@@ -104,7 +105,7 @@ def test_euler54_stdin_and_details() -> None:
     assert result.stdout.splitlines() == [
         "line 1: 8C TS KC 9H 4S (high card) vs 7D 2S 5D 3S AC (high card): player 2 wins",
         "line 2: 5C AD 5D AC 9C (two pair) vs 7C 5H 8D TD KS (high card): player 1 wins",
-        "1",
+        "Player 1 wins 1 of 2 deals (Player 2 wins 1, 0 draws)",
     ]
     result = runner.invoke(app, ["euler54", "-", "--details", "--json"], input=deals)
     details = json.loads(result.stdout)["details"]
@@ -166,4 +167,4 @@ def test_euler54_does_not_import_heavy_modules() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code, str(PE54)], capture_output=True, text=True, check=True
     )
-    assert out.stdout.splitlines() == ["376", "[]"]
+    assert out.stdout.splitlines()[-1] == "[]" and "wins 376 of 1000" in out.stdout
