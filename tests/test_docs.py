@@ -275,6 +275,8 @@ def markdown_mistakes(lines: list[str]) -> list[str]:
 
     - A list item or a paragraph nested in a list item needs 4 spaces; with 1 to 3 the nested
       bullets are flattened and a numbered list restarts at 1.
+    - A list needs a blank line after a paragraph (also a paragraph inside a list item); without
+      it the items run into the paragraph's text.
     - A ``|`` inside a code span in a table row: GitHub splits the cell there, and an escaped
       ``\\|`` shows its backslash on the site.
     """
@@ -284,20 +286,29 @@ def markdown_mistakes(lines: list[str]) -> list[str]:
         for block in blocks(lines)
         for i in range(block.start - 1, block.start + len(block.body) + 1)
     }
+    in_paragraph = False  # in a paragraph that began after a blank line (not an item's text)
     for i, line in enumerate(lines):
-        if i in fenced:
+        if i in fenced or not line.strip():
+            in_paragraph = False
             continue
         indent = len(line) - len(line.lstrip(" "))
         item = LIST_ITEM.match(line)
+        after_blank = i == 0 or not lines[i - 1].strip() or (i - 1) in fenced
         if item and 0 < indent < 4:
             found.append(
                 f"line {i + 1}: a nested list item needs 4 spaces, not {indent}: {line.strip()}"
             )
-        elif 0 < indent < 4 and i > 0 and not lines[i - 1].strip():
+        elif 0 < indent < 4 and after_blank:
             found.append(
                 f"line {i + 1}: a paragraph in a list item needs 4 spaces, not {indent}: "
                 f"{line.strip()}"
             )
+        if item and in_paragraph:
+            found.append(f"line {i + 1}: a list item needs a blank line before it: {line.strip()}")
+        if item or line.lstrip()[:1] in ("#", "|", "<", ">"):
+            in_paragraph = False
+        elif after_blank:
+            in_paragraph = True
         if line.lstrip().startswith("|"):
             for span in CODE_SPAN.finditer(line):
                 if "|" in span.group(2):
@@ -324,6 +335,10 @@ def test_markdown_mistakes_are_caught() -> None:
         "    - nested right",
         "",
         "    A paragraph of step two, right.",
+        "3. Step three, run into the paragraph above.",
+        "",
+        "A paragraph",
+        "- and a list run into it",
         "",
         "| command | what |",
         "|---|---|",
@@ -334,7 +349,8 @@ def test_markdown_mistakes_are_caught() -> None:
         "```",
     ]
     problems = markdown_mistakes(page)
-    assert [problem.split(":")[0] for problem in problems] == ["line 3", "line 5", "line 13"]
+    expected = ["line 3", "line 5", "line 6", "line 10", "line 13", "line 17"]
+    assert [problem.split(":")[0] for problem in problems] == expected
 
 
 def test_readme_is_a_front_page() -> None:
