@@ -178,7 +178,8 @@ def _command_list(ctx: Any) -> str:
     """The group's commands with their summaries, as its ``--help`` lists them."""
     formatter = ctx.make_formatter()
     ctx.command.format_commands(ctx, formatter)
-    return formatter.getvalue().rstrip()
+    listing: str = formatter.getvalue()
+    return listing.rstrip()
 
 
 def _say(line: str) -> None:
