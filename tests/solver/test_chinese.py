@@ -282,11 +282,14 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_cli_settings_json_contract() -> None:
-    code, out, _ = run("settings", HAND, "--vs-setting", KNOWN, "--json")
+    # Every legal setting with --all; the best 10, as in the table, by default (issue 19).
+    code, out, _ = run("settings", HAND, "--vs-setting", KNOWN, "--json", "--all")
     assert code == 0
     payload = json.loads(out)
     assert payload["hand"][0] == "As" and payload["legal"] == 20678
     assert len(payload["settings"]) == 20678
+    code, out, _ = run("settings", HAND, "--vs-setting", KNOWN, "--json")
+    assert json.loads(out)["settings"] == payload["settings"][:10]
     best = payload["settings"][0]
     assert set(best) == {"front", "middle", "back", "points"}
     assert best["points"] == "1" and best["back"] == ["As", "Ks", "Qs", "Js", "Ts"]
