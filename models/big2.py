@@ -1,11 +1,13 @@
 """Big 2 plays: which card sets may be played together, and every such play in a hand.
 
-A play is a single, a pair, a triple (cards of one rank), or five cards forming a straight, a
-flush, a straight flush, a full house (three of one rank and two of another) or four of a kind
-plus any one card of another rank.  A straight is five consecutive ranks in any suits; the two
-is an ordinary rank in it (``23456`` is a straight) and the ace is only ever an end: the only
-straights holding an ace are ``A2345`` and ``TJQKA`` (so ``JQKA2``, ``QKA23``, ``KA234`` are
-not straights).
+Under the seed's rules (the default, :data:`SEED_RULES`) a play is a single, a pair, a triple
+(cards of one rank), or five cards forming a straight, a flush, a straight flush, a full house
+(three of one rank and two of another) or four of a kind plus any one card of another rank.  A
+straight is five consecutive ranks in any suits; the two is an ordinary rank in it (``23456``
+is a straight) and the ace is only ever an end: the only straights holding an ace are ``A2345``
+and ``TJQKA`` (so ``JQKA2``, ``QKA23``, ``KA234`` are not straights).  Other rules
+(:mod:`handsolver.models.big2_rules`) change the straights, drop triples or flushes, add two
+pair, four of a kind alone or the thirteen-card dragon; every function here takes them.
 
 >>> play_kind(parse_cards("As 2s 3d 4h 5c"))
 <PlayKind.STRAIGHT: 4>
@@ -16,52 +18,75 @@ not straights).
 ... except IllegalPlayError as error:
 ...     print(error)
 '2c Js Qd Kh As' is not a play: an ace only ends A2345 or TJQKA
+>>> play_kind(parse_cards("Js Qd Kh As 2c"), PROFILES["pusoy-dos"]).label
+'straight'
 
-Big 2 ranks run from three (low) to two (high) and suits diamonds < clubs < hearts < spades;
-:func:`big2_card_key` orders cards that way for output.  The card model is the shared one of
-:mod:`handsolver.models.cards` (poker rank order inside the int).
+Big 2 ranks run from three (low) to two (high) and, by default, suits diamonds < clubs < hearts
+< spades; :func:`big2_card_key` orders cards that way for output.  The card model is the shared
+one of :mod:`handsolver.models.cards` (poker rank order inside the int).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from itertools import combinations
+from functools import cache
+from itertools import combinations, product
 from typing import NamedTuple
 
+from handsolver.models.big2_answers import answer_readings, parse_answer
+from handsolver.models.big2_rules import (
+    PROFILES,
+    SEED_RULES,
+    FlushOrder,
+    Quads,
+    Rules,
+    RulesError,
+    Straights,
+    make_rules,
+)
 from handsolver.models.cards import (
     Card,
     CardSet,
-    InputError,
     Notation,
     card_name,
     cards_of,
     mask_of,
     parse_cards,
-    rank_of,
-    suit_of,
 )
 
 __all__ = [
     "FIVE_CARD_KINDS",
+    "PROFILES",
+    "SEED_RULES",
     "STRAIGHT_RANKS",
+    "FlushOrder",
     "IllegalPlayError",
     "Play",
     "PlayKind",
+    "Quads",
+    "Rules",
+    "RulesError",
+    "Straights",
     "answer_readings",
     "big2_card_key",
     "count_plays",
+    "dragon_masks",
     "five_card_masks",
     "iter_legal_plays",
     "legal_plays",
+    "make_rules",
     "parse_answer",
     "play_kind",
 ]
 
 
 class PlayKind(IntEnum):
-    """The kind of a play; among five-card plays a greater value beats a smaller one."""
+    """The kind of a play.
+
+    Among the seed's five-card plays a greater value beats a smaller one; the kinds other rules
+    add (four of a kind alone, two pair, the dragon) come after them.
+    """
 
     SINGLE = 1
     PAIR = 2
@@ -71,6 +96,9 @@ class PlayKind(IntEnum):
     FULL_HOUSE = 6
     FOUR_OF_A_KIND = 7
     STRAIGHT_FLUSH = 8
+    FOUR = 9
+    TWO_PAIR = 10
+    DRAGON = 11
 
     @property
     def label(self) -> str:
@@ -80,7 +108,7 @@ class PlayKind(IntEnum):
     @property
     def size(self) -> int:
         """How many cards a play of this kind has."""
-        return int(self) if self <= PlayKind.TRIPLE else 5
+        return _SIZES.get(self, 5)
 
 
 _LABELS = {
@@ -92,8 +120,20 @@ _LABELS = {
     PlayKind.FULL_HOUSE: "full house",
     PlayKind.FOUR_OF_A_KIND: "four of a kind + 1",
     PlayKind.STRAIGHT_FLUSH: "straight flush",
+    PlayKind.FOUR: "four of a kind",
+    PlayKind.TWO_PAIR: "two pair + 1",
+    PlayKind.DRAGON: "dragon",
+}
+_SIZES = {
+    PlayKind.SINGLE: 1,
+    PlayKind.PAIR: 2,
+    PlayKind.TRIPLE: 3,
+    PlayKind.FOUR: 4,
+    PlayKind.DRAGON: 13,
 }
 FIVE_CARD_KINDS = frozenset(kind for kind in PlayKind if kind.size == 5)
+#: The kinds made of one rank's cards, by their size.
+ONE_RANK_KINDS = {1: PlayKind.SINGLE, 2: PlayKind.PAIR, 3: PlayKind.TRIPLE, 4: PlayKind.FOUR}
 
 
 class IllegalPlayError(ValueError):
@@ -113,23 +153,27 @@ class Play(NamedTuple):
     kind: PlayKind
 
     @classmethod
-    def from_cards(cls, cards: Iterable[Card]) -> Play:
+    def from_cards(cls, cards: Iterable[Card], rules: Rules = SEED_RULES) -> Play:
         """The play made of ``cards``.
 
         :raises IllegalPlayError: if the cards are not a play.
         """
         mask = mask_of(cards)
-        return cls(mask, play_kind(mask))
+        return cls(mask, play_kind(mask, rules))
 
     @classmethod
-    def from_text(cls, text: str) -> Play:
+    def from_text(cls, text: str, rules: Rules = SEED_RULES) -> Play:
         """The play written in ``text`` (any card notation :func:`parse_cards` reads)."""
-        return cls.from_cards(parse_cards(text))
+        return cls.from_cards(parse_cards(text), rules)
 
     @property
     def cards(self) -> tuple[Card, ...]:
-        """The cards, lowest Big 2 card first."""
-        return tuple(sorted(cards_of(self.mask), key=big2_card_key))
+        """The cards, lowest Big 2 card first (the seed's suit order)."""
+        return self.cards_in(SEED_RULES)
+
+    def cards_in(self, rules: Rules) -> tuple[Card, ...]:
+        """The cards, lowest first in the order of ``rules`` (its suit order)."""
+        return tuple(sorted(cards_of(self.mask), key=rules.card_keys.__getitem__))
 
     @property
     def size(self) -> int:
@@ -142,27 +186,25 @@ class Play(NamedTuple):
         return f"Play.from_text({' '.join(card_name(card) for card in cards_of(self.mask))!r})"
 
 
-def big2_card_key(card: Card) -> int:
-    """Big 2 order of single cards: three lowest, two highest; diamonds < clubs < hearts < spades.
+def big2_card_key(card: Card, rules: Rules = SEED_RULES) -> int:
+    """Big 2 order of single cards: three lowest, two highest; suits by the rules' order
+    (diamonds < clubs < hearts < spades by default).
 
     >>> [card_name(c) for c in sorted(parse_cards("2c 3s Ad 3d 3c"), key=big2_card_key)]
     ['3d', '3c', '3s', 'Ad', '2c']
+    >>> pusoy = PROFILES["pusoy-dos"]
+    >>> [card_name(c) for c in sorted(parse_cards("3s 3d 3c"), key=pusoy.card_key)]
+    ['3c', '3s', '3d']
     """
-    return ((rank_of(card) - 1) % 13) * 4 + _BIG2_SUIT[suit_of(card)]
+    return rules.card_keys[card]
 
-
-_BIG2_SUIT = (1, 0, 2, 3)  # clubs, diamonds, hearts, spades -> diamonds lowest
 
 # Bit layout helpers: card ``rank*4+suit`` is bit ``4*rank+suit``, so a rank is a nibble and a
 # suit is every fourth bit.
 _LOW_BITS = int("1" * 13, 16)  # bit 0 of every rank nibble
 _SUIT_BITS = tuple(_LOW_BITS << suit for suit in range(4))
-# The ten straights as rank lists: A2345, then 23456 .. TJQKA (poker ranks: 0 = deuce, 12 = ace).
-STRAIGHT_RANKS = ((12, 0, 1, 2, 3), *(tuple(range(low, low + 5)) for low in range(9)))
-_STRAIGHT_RANK_BITS = frozenset(sum(1 << rank for rank in ranks) for ranks in STRAIGHT_RANKS)
-# A straight's ranks marked by bit 0 of their nibbles, to test a hand for it in one step.
-_STRAIGHT_NIBBLES = tuple(sum(1 << (4 * rank) for rank in ranks) for ranks in STRAIGHT_RANKS)
-_STRAIGHT_FLUSH_MASKS = frozenset(m << suit for m in _STRAIGHT_NIBBLES for suit in range(4))
+#: The seed's ten straights as rank lists: A2345, then 23456 .. TJQKA (0 = deuce, 12 = ace).
+STRAIGHT_RANKS = SEED_RULES.straight_ranks
 # _SUBSETS[nibble][k]: the k-card subsets of the suits present in one rank, as nibbles.
 _SUBSETS = tuple(
     tuple(
@@ -171,6 +213,18 @@ _SUBSETS = tuple(
     )
     for nib in range(16)
 )
+
+
+@cache
+def _straight_nibbles(straights: Straights) -> tuple[int, ...]:
+    """Each straight's ranks marked by bit 0 of their nibbles, to test a hand in one step."""
+    runs = Rules(straights=straights).straight_ranks
+    return tuple(sum(1 << (4 * rank) for rank in ranks) for ranks in runs)
+
+
+@cache
+def _straight_flush_masks(straights: Straights) -> frozenset[CardSet]:
+    return frozenset(m << suit for m in _straight_nibbles(straights) for suit in range(4))
 
 
 def _ranks_present(hand: CardSet) -> CardSet:
@@ -186,9 +240,9 @@ def _rank_cards(hand: CardSet) -> list[list[CardSet]]:
     ]
 
 
-def _straights(hand: CardSet, by_rank: list[list[CardSet]]) -> Iterator[CardSet]:
+def _straights(hand: CardSet, by_rank: list[list[CardSet]], rules: Rules) -> Iterator[CardSet]:
     present = _ranks_present(hand)
-    for ranks, nibbles in zip(STRAIGHT_RANKS, _STRAIGHT_NIBBLES, strict=True):
+    for ranks, nibbles in zip(rules.straight_ranks, _straight_nibbles(rules.straights), strict=True):
         if present & nibbles != nibbles:
             continue
         r0, r1, r2, r3, r4 = (by_rank[rank] for rank in ranks)
@@ -203,23 +257,29 @@ def _straights(hand: CardSet, by_rank: list[list[CardSet]]) -> Iterator[CardSet]
                             yield abcd | e
 
 
-def _flushes(hand: CardSet) -> Iterator[CardSet]:
+def _flushes(hand: CardSet, rules: Rules) -> Iterator[CardSet]:
     """Five cards of one suit that are not a straight flush (those come with the straights)."""
+    straight_flushes = _straight_flush_masks(rules.straights)
     for bits in _SUIT_BITS:
         in_suit = hand & bits
         if in_suit.bit_count() < 5:
             continue
         for combo in combinations([1 << card for card in cards_of(in_suit)], 5):
             mask = sum(combo)
-            if mask not in _STRAIGHT_FLUSH_MASKS:
+            if mask not in straight_flushes:
                 yield mask
+
+
+def _pairs(nibbles: list[int]) -> list[tuple[int, CardSet]]:
+    """Every pair in the hand as (rank, mask), by rank."""
+    return [
+        (rank, sub << (4 * rank)) for rank, nib in enumerate(nibbles) for sub in _SUBSETS[nib][2]
+    ]
 
 
 def _full_houses(hand: CardSet) -> Iterator[CardSet]:
     nibbles = [hand >> (4 * rank) & 15 for rank in range(13)]
-    pairs = [
-        (rank, sub << (4 * rank)) for rank, nib in enumerate(nibbles) for sub in _SUBSETS[nib][2]
-    ]
+    pairs = _pairs(nibbles)
     if not pairs:
         return
     for rank, nib in enumerate(nibbles):
@@ -241,74 +301,117 @@ def _fours(hand: CardSet) -> Iterator[CardSet]:
                 rest ^= low
 
 
-def five_card_masks(hand: CardSet) -> list[CardSet]:
+def _two_pairs(hand: CardSet) -> Iterator[CardSet]:
+    """Two pairs of different ranks and a fifth card of a third rank."""
+    pairs = _pairs([hand >> (4 * rank) & 15 for rank in range(13)])
+    for index, (low_rank, low_pair) in enumerate(pairs):
+        for high_rank, high_pair in pairs[index + 1 :]:
+            if high_rank == low_rank:
+                continue
+            rest = hand & ~(15 << (4 * low_rank)) & ~(15 << (4 * high_rank))
+            while rest:
+                bit = rest & -rest
+                yield low_pair | high_pair | bit
+                rest ^= bit
+
+
+def five_card_masks(hand: CardSet, rules: Rules = SEED_RULES) -> list[CardSet]:
     """Every five-card play in ``hand`` as a mask, each once, in a fixed order.
 
     This is the fast path the solvers use; :func:`iter_legal_plays` gives the same plays with
     their kinds.
     """
     by_rank = _rank_cards(hand)
-    out = list(_straights(hand, by_rank))
-    out.extend(_flushes(hand))
+    out = list(_straights(hand, by_rank, rules))
+    if rules.flushes:
+        out.extend(_flushes(hand, rules))
     out.extend(_full_houses(hand))
     out.extend(_fours(hand))
+    if rules.two_pair:
+        out.extend(_two_pairs(hand))
     return out
 
 
-def iter_legal_plays(hand: CardSet, sizes: Iterable[int] = (1, 2, 3, 5)) -> Iterator[Play]:
+def dragon_masks(hand: CardSet) -> Iterator[CardSet]:
+    """Every dragon in ``hand``: one card of each of the thirteen ranks.
+
+    >>> from handsolver.models.cards import FULL_DECK_MASK
+    >>> sum(1 for _ in dragon_masks(mask_of(parse_cards("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As Ah"))))
+    2
+    """
+    by_rank = _rank_cards(hand)
+    if all(by_rank):
+        for cards in product(*by_rank):
+            yield sum(cards)
+
+
+def iter_legal_plays(
+    hand: CardSet, sizes: Iterable[int] = (1, 2, 3, 4, 5, 13), rules: Rules = SEED_RULES
+) -> Iterator[Play]:
     """Yield every legal play within ``hand`` (a mask) exactly once, with its kind.
 
-    Plays come by kind: singles, pairs, triples, straights, flushes, straight flushes, full
-    houses, four of a kind + 1.  ``sizes`` restricts the play sizes generated.
+    Plays come by kind: singles, pairs, triples, four of a kind alone, straights, flushes,
+    straight flushes, full houses, four of a kind + 1, two pair + 1, dragons.  ``sizes``
+    restricts the play sizes generated.
 
     >>> from handsolver.models.cards import FULL_DECK_MASK
     >>> count_plays(FULL_DECK_MASK)[PlayKind.STRAIGHT]
     10200
+    >>> count_plays(FULL_DECK_MASK, PROFILES["western"])[PlayKind.STRAIGHT]
+    8160
     """
     wanted = set(sizes)
     nibbles = [hand >> (4 * rank) & 15 for rank in range(13)]
-    for size, kind in ((1, PlayKind.SINGLE), (2, PlayKind.PAIR), (3, PlayKind.TRIPLE)):
+    for size in rules.small_sizes:
         if size in wanted:
+            kind = ONE_RANK_KINDS[size]
             for rank, nib in enumerate(nibbles):
                 for sub in _SUBSETS[nib][size]:
                     yield Play(sub << (4 * rank), kind)
-    if 5 not in wanted:
-        return
-    straight_flushes = []
-    for mask in _straights(hand, _rank_cards(hand)):
-        if mask in _STRAIGHT_FLUSH_MASKS:
-            straight_flushes.append(mask)
-        else:
-            yield Play(mask, PlayKind.STRAIGHT)
-    for mask in _flushes(hand):
-        yield Play(mask, PlayKind.FLUSH)
-    for mask in straight_flushes:
-        yield Play(mask, PlayKind.STRAIGHT_FLUSH)
-    for mask in _full_houses(hand):
-        yield Play(mask, PlayKind.FULL_HOUSE)
-    for mask in _fours(hand):
-        yield Play(mask, PlayKind.FOUR_OF_A_KIND)
+    if 5 in wanted:
+        straight_flushes = []
+        sf_masks = _straight_flush_masks(rules.straights)
+        for mask in _straights(hand, _rank_cards(hand), rules):
+            if mask in sf_masks:
+                straight_flushes.append(mask)
+            else:
+                yield Play(mask, PlayKind.STRAIGHT)
+        if rules.flushes:
+            for mask in _flushes(hand, rules):
+                yield Play(mask, PlayKind.FLUSH)
+        for mask in straight_flushes:
+            yield Play(mask, PlayKind.STRAIGHT_FLUSH)
+        for mask in _full_houses(hand):
+            yield Play(mask, PlayKind.FULL_HOUSE)
+        for mask in _fours(hand):
+            yield Play(mask, PlayKind.FOUR_OF_A_KIND)
+        if rules.two_pair:
+            for mask in _two_pairs(hand):
+                yield Play(mask, PlayKind.TWO_PAIR)
+    if 13 in wanted and rules.dragon:
+        for mask in dragon_masks(hand):
+            yield Play(mask, PlayKind.DRAGON)
 
 
-def legal_plays(hand: CardSet | Iterable[Card]) -> list[Play]:
+def legal_plays(hand: CardSet | Iterable[Card], rules: Rules = SEED_RULES) -> list[Play]:
     """Every legal play in ``hand`` (a mask or cards), in the order of :func:`iter_legal_plays`.
 
     >>> [str(p.kind.label) for p in legal_plays(parse_cards("3c 3d 4c"))]
     ['single', 'single', 'single', 'pair']
     """
     mask = hand if isinstance(hand, int) else mask_of(hand)
-    return list(iter_legal_plays(mask))
+    return list(iter_legal_plays(mask, rules=rules))
 
 
-def count_plays(hand: CardSet) -> dict[PlayKind, int]:
+def count_plays(hand: CardSet, rules: Rules = SEED_RULES) -> dict[PlayKind, int]:
     """How many plays of each kind ``hand`` holds (every kind listed, zeros included)."""
     counts = dict.fromkeys(PlayKind, 0)
-    for play in iter_legal_plays(hand):
+    for play in iter_legal_plays(hand, rules=rules):
         counts[play.kind] += 1
     return counts
 
 
-def play_kind(cards: CardSet | Iterable[Card]) -> PlayKind:
+def play_kind(cards: CardSet | Iterable[Card], rules: Rules = SEED_RULES) -> PlayKind:
     """The kind of play the cards make (a mask or a collection of distinct cards).
 
     >>> play_kind(parse_cards("4d 4s 4h 4c Ad")).label
@@ -322,6 +425,11 @@ def play_kind(cards: CardSet | Iterable[Card]) -> PlayKind:
     Traceback (most recent call last):
     ...
     handsolver.models.big2.IllegalPlayError: '3c 4c 5c 6c' is not a play: no play has 4 cards
+    >>> play_kind(parse_cards("7c 7d 7h"), make_rules(triples=False))
+    Traceback (most recent call last):
+    ...
+    handsolver.models.big2.IllegalPlayError: '7c 7d 7h' is not a play: the seed --no-triples \
+rules have no triples
 
     :raises IllegalPlayError: naming the cards and the reason they are not a play.
     """
@@ -329,32 +437,45 @@ def play_kind(cards: CardSet | Iterable[Card]) -> PlayKind:
     size = mask.bit_count()
     nibbles = [n for n in (mask >> (4 * rank) & 15 for rank in range(13)) if n]
     rank_bits = sum(1 << rank for rank in range(13) if mask >> (4 * rank) & 15)
+    if len(nibbles) == 1 and size in ONE_RANK_KINDS:
+        if size in rules.small_sizes:
+            return ONE_RANK_KINDS[size]
+        if size == 3:
+            raise _illegal(mask, f"the {rules.name} rules have no triples")
     if size in (1, 2, 3):
-        if len(nibbles) == 1:
-            return (PlayKind.SINGLE, PlayKind.PAIR, PlayKind.TRIPLE)[size - 1]
         noun = "pair" if size == 2 else "triple"
         raise _illegal(mask, f"a {noun} needs {size} cards of one rank")
+    if size == 13 and rules.dragon:
+        if len(nibbles) == 13:
+            return PlayKind.DRAGON
+        raise _illegal(mask, "a dragon needs one card of every rank")
     if size != 5:
         raise _illegal(mask, f"no play has {size} cards" if size else "a play needs cards")
     is_flush = any(mask & bits == mask for bits in _SUIT_BITS)
-    if rank_bits in _STRAIGHT_RANK_BITS:
+    if rank_bits in rules.straight_rank_bits:
         return PlayKind.STRAIGHT_FLUSH if is_flush else PlayKind.STRAIGHT
     if is_flush:
-        return PlayKind.FLUSH
+        if rules.flushes:
+            return PlayKind.FLUSH
+        raise _illegal(mask, f"the {rules.name} rules have no flushes")
     counts = sorted(n.bit_count() for n in nibbles)
     if counts == [2, 3]:
         return PlayKind.FULL_HOUSE
     if counts == [1, 4]:
         return PlayKind.FOUR_OF_A_KIND
-    if len(nibbles) == 5 and _is_wrapped_run(rank_bits):
-        raise _illegal(mask, "an ace only ends A2345 or TJQKA")
+    if counts == [1, 2, 2] and rules.two_pair:
+        return PlayKind.TWO_PAIR
+    if len(nibbles) == 5 and _is_run(rank_bits):
+        if rules.straights is Straights.ACE_ENDS:
+            raise _illegal(mask, "an ace only ends A2345 or TJQKA")
+        raise _illegal(mask, f"not a straight under the {rules.name} rules ({rules.straights})")
     if counts == [1, 1, 3]:
         raise _illegal(mask, "a full house needs a pair")
     raise _illegal(mask, "five cards must be a straight, flush, full house or four + 1")
 
 
-def _is_wrapped_run(rank_bits: int) -> bool:
-    """Five ranks consecutive only if the ace is followed by the deuce (JQKA2, QKA23, KA234)."""
+def _is_run(rank_bits: int) -> bool:
+    """Five ranks in a row somewhere round the circle of ranks (the ace next to the deuce)."""
     doubled = rank_bits | rank_bits << 13
     return any((doubled >> low) & 31 == 31 for low in range(13))
 
@@ -363,58 +484,3 @@ def _illegal(mask: CardSet, reason: str) -> IllegalPlayError:
     return IllegalPlayError(
         f"{' '.join(card_name(c) for c in cards_of(mask))!r} is not a play: {reason}"
     )
-
-
-_INNER_LIST = re.compile(r"\[([^\[\]]*)\]")
-_BRACKETS = str.maketrans("(){}", "[][]")
-_PLAY_SEPARATOR = re.compile(r"[|;/-]")
-
-
-def answer_readings(text: str) -> Iterator[list[str]]:
-    """The ways a claimed partition can be cut into plays, the most structured first.
-
-    The seed allows any delimiting: nested brackets (``[[2H, 3D], [7S]]``, also ``(...)``),
-    one play per line, ``|``, ``;``, ``/`` or ``-`` (the hand separator of
-    :func:`~handsolver.models.cards.parse_deal`), commas, or whitespace.  Inside a play, cards may
-    be run together.  Each reading is a list of chunks, one per play.
-
-    >>> next(answer_readings("[[AS, AH], [4C]]"))
-    ['AS, AH', '4C']
-    >>> list(answer_readings("ASAH, 4C 5C"))
-    [['ASAH', ' 4C 5C'], ['ASAH,', '4C', '5C']]
-    """
-    stripped = text.strip().translate(_BRACKETS)
-    if stripped.count("[") > 1:
-        yield _INNER_LIST.findall(stripped)
-    lines = [line for line in stripped.splitlines() if line.strip()]
-    if len(lines) > 1:
-        yield lines
-    if _PLAY_SEPARATOR.search(stripped):
-        yield _PLAY_SEPARATOR.split(stripped)
-    if "," in stripped:
-        yield stripped.split(",")
-    yield stripped.split()
-
-
-def parse_answer(text: str) -> tuple[tuple[Card, ...], ...]:
-    """The plays of a claimed partition: the first of :func:`answer_readings` that reads.
-
-    >>> parse_answer("ASAHAD8D8C, 2S3S4H5H6D, 4C") == parse_answer("AS AH AD 8D 8C | 2S3S4H5H6D|4C")
-    True
-    >>> parse_answer("AS AH AD 8D 8C - 4C") == parse_answer("[ [AS, AH, AD, 8D, 8C], [4C] ]")
-    True
-    >>> len(parse_answer("[[2H, 3D, 4H, 5C, 6S], [7S, 7D, 7H]]"))
-    2
-
-    :raises InputError: for a token that is not a card, or no plays at all.
-    """
-    first_error: InputError | None = None
-    for chunks in answer_readings(text):
-        try:
-            plays = tuple(cards for chunk in chunks if (cards := parse_cards(chunk)))
-        except InputError as error:
-            first_error = first_error or error
-            continue
-        if plays:
-            return plays
-    raise first_error or InputError("the answer has no plays")

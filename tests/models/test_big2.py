@@ -86,6 +86,9 @@ def test_full_deck_counts() -> None:
         PlayKind.STRAIGHT_FLUSH: 40,
         PlayKind.FULL_HOUSE: 3_744,
         PlayKind.FOUR_OF_A_KIND: 624,
+        PlayKind.FOUR: 0,
+        PlayKind.TWO_PAIR: 0,
+        PlayKind.DRAGON: 0,
     }
     plays = legal_plays(FULL_DECK_MASK)
     assert len(plays) == 19_898
@@ -168,7 +171,7 @@ def test_play_objects() -> None:
     assert [card_name(c) for c in play.cards] == ["8d", "8c", "Ad", "Ah", "As"]
     with pytest.raises(AttributeError):
         play.mask = 0  # type: ignore[misc]
-    assert {kind.size for kind in PlayKind} == {1, 2, 3, 5}
+    assert {kind.size for kind in PlayKind} == {1, 2, 3, 4, 5, 13}
     assert PlayKind.FOUR_OF_A_KIND.label == "four of a kind + 1"
 
 

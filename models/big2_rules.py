@@ -1,0 +1,308 @@
+"""Big 2 rule profiles: which plays are legal where, as data.
+
+Big 2 is played with different rules by region and app (the sources are in ``docs/big2.md``).
+A :class:`Rules` value holds one choice for every switch; :data:`PROFILES` names five of them,
+and :func:`make_rules` starts from a named profile and changes single switches, so that
+``make_rules("hk", triples=False)`` reads as it sounds.
+
+>>> make_rules("hk", triples=False).name
+'hk --no-triples'
+>>> [len(PROFILES[name].straight_ranks) for name in PROFILES]
+[10, 10, 10, 9, 8]
+>>> make_rules("pusoy-dos").suit_order
+'dhsc'
+>>> try:
+...     make_rules("macau")
+... except RulesError as error:
+...     print(error)
+unknown rules 'macau'; choose from seed, hk, taiwan, pusoy-dos, western
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+from handsolver.models.cards import SUITS, InputError, Notation, make_card
+
+__all__ = [
+    "PROFILES",
+    "SEED_RULES",
+    "FlushOrder",
+    "Quads",
+    "Rules",
+    "RulesError",
+    "Straights",
+    "make_rules",
+]
+
+
+class RulesError(InputError):
+    """An unknown profile name, a bad switch value, or switches that contradict each other."""
+
+
+class Straights(StrEnum):
+    """Which runs of five ranks are straights (ranks run 3 4 ... K A 2 in Big 2)."""
+
+    ACE_ENDS = "ace-ends"
+    """A-2-3-4-5, 2-3-4-5-6, 3-4-5-6-7 ... 10-J-Q-K-A: the ace only at an end, no run past it."""
+    TWO_HIGH = "two-high"
+    """3-4-5-6-7 ... 10-J-Q-K-A and J-Q-K-A-2: the 2 only on top, above the ace."""
+    NO_TWOS = "no-twos"
+    """3-4-5-6-7 ... 10-J-Q-K-A: no 2 in any straight."""
+    WRAP = "wrap"
+    """Any five ranks in a row round the circle, J-Q-K-A-2, Q-K-A-2-3 and K-A-2-3-4 included."""
+
+
+# Poker ranks: 0 is the deuce, 12 the ace.  Each straight lists its ranks low to high.
+_RUNS = {
+    Straights.ACE_ENDS: ((12, 0, 1, 2, 3), *(tuple(range(low, low + 5)) for low in range(9))),
+    Straights.TWO_HIGH: (*(tuple(range(low, low + 5)) for low in range(1, 9)), (9, 10, 11, 12, 0)),
+    Straights.NO_TWOS: tuple(tuple(range(low, low + 5)) for low in range(1, 9)),
+    Straights.WRAP: tuple(tuple((low + i) % 13 for i in range(5)) for low in (12, *range(12))),
+}
+
+
+class Quads(StrEnum):
+    """How four of a kind is played."""
+
+    WITH_KICKER = "with-kicker"
+    """Only as a five-card play, with any fifth card."""
+    ALONE_OR_KICKER = "alone-or-kicker"
+    """Also as a four-card play on its own."""
+
+
+class FlushOrder(StrEnum):
+    """How two flushes compare (it decides no partition; answers report it)."""
+
+    RANK = "rank"
+    """By the highest card, then the next, as in poker; suits break a tie."""
+    SUIT = "suit"
+    """By suit first, then by the highest card."""
+
+
+#: The switches in the order a profile's name lists its changes.
+SWITCHES = (
+    "straights",
+    "triples",
+    "two_pair",
+    "quads",
+    "flushes",
+    "flush_order",
+    "dragon",
+    "suit_order",
+    "players",
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One Big 2 rule set.  ``base`` is the profile it started from (see :attr:`name`).
+
+    ``suit_order`` lists the suits from highest to lowest (``"shcd"``: spades > hearts > clubs >
+    diamonds); ``players`` is 4 (13 cards each) or 3 (17 each).
+    """
+
+    base: str = "seed"
+    straights: Straights = Straights.ACE_ENDS
+    triples: bool = True
+    two_pair: bool = False
+    quads: Quads = Quads.WITH_KICKER
+    flushes: bool = True
+    flush_order: FlushOrder = FlushOrder.RANK
+    dragon: bool = False
+    suit_order: str = "shcd"
+    players: int = 4
+
+    def __post_init__(self) -> None:
+        if sorted(self.suit_order) != sorted(SUITS):
+            raise RulesError(
+                f"--suit-order {self.suit_order!r} must list the suits c, d, h, s once each, "
+                "highest first"
+            )
+        if self.players not in (3, 4):
+            raise RulesError(f"--players must be 3 or 4, not {self.players}")
+
+    @property
+    def name(self) -> str:
+        """The profile's name, followed by every switch that differs from it.
+
+        >>> Rules("taiwan", **{**_TAIWAN, "dragon": True}).name
+        'taiwan --dragon'
+        """
+        base = PROFILES.get(self.base, SEED_RULES)
+        changes = [
+            _switch_text(key, getattr(self, key))
+            for key in SWITCHES
+            if getattr(self, key) != getattr(base, key)
+        ]
+        return " ".join([self.base, *changes])
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each player: 13 for four players, 17 for three."""
+        return 52 // self.players
+
+    @cached_property
+    def straight_ranks(self) -> tuple[tuple[int, ...], ...]:
+        """The straights as poker ranks (0 = deuce .. 12 = ace), each low to high."""
+        return _RUNS[self.straights]
+
+    @cached_property
+    def straight_rank_bits(self) -> frozenset[int]:
+        """Each straight as a 13-bit set of poker ranks."""
+        return frozenset(sum(1 << rank for rank in ranks) for ranks in self.straight_ranks)
+
+    @cached_property
+    def suit_rank(self) -> tuple[int, ...]:
+        """Per card suit (0..3 = c d h s), its place in this suit order (0 = lowest)."""
+        return tuple(3 - self.suit_order.index(suit) for suit in SUITS)
+
+    @cached_property
+    def card_keys(self) -> tuple[int, ...]:
+        """Per card, its Big 2 order: the three lowest, the two highest, suits by this order."""
+        return tuple(
+            ((card >> 2) - 1) % 13 * 4 + self.suit_rank[card & 3] for card in range(52)
+        )
+
+    @cached_property
+    def small_sizes(self) -> tuple[int, ...]:
+        """The sizes of the plays made of one rank: singles, pairs, triples, four alone."""
+        sizes = [1, 2]
+        if self.triples:
+            sizes.append(3)
+        if self.quads is Quads.ALONE_OR_KICKER:
+            sizes.append(4)
+        return tuple(sizes)
+
+    @cached_property
+    def small_cost(self) -> tuple[int, ...]:
+        """``small_cost[c]``: the fewest one-rank plays for ``c`` cards of a rank (c = 0..4).
+
+        >>> SEED_RULES.small_cost, make_rules("seed", triples=False).small_cost
+        ((0, 1, 1, 1, 2), (0, 1, 1, 2, 2))
+        """
+        cost = [0]
+        for count in range(1, 5):
+            cost.append(1 + min(cost[count - size] for size in self.small_sizes if size <= count))
+        return tuple(cost)
+
+    @cached_property
+    def play_sizes(self) -> tuple[int, ...]:
+        """Every size a play can have under these rules."""
+        sizes = {*self.small_sizes, 5}
+        if self.dragon:
+            sizes.add(13)
+        return tuple(sorted(sizes))
+
+    @cached_property
+    def fewest_plays_by_size(self) -> tuple[int, ...]:
+        """``[n]``: the fewest plays whose sizes add up to ``n`` cards (n = 0..52)."""
+        best = [0] + [52] * 52
+        for total in range(1, 53):
+            best[total] = 1 + min(best[total - s] for s in self.play_sizes if s <= total)
+        return tuple(best)
+
+    def card_key(self, card: int) -> int:
+        """The card's Big 2 order under these rules (see :attr:`card_keys`)."""
+        return self.card_keys[card]
+
+    def to_json(self, notation: Notation | None = None) -> dict[str, Any]:
+        """The rules as data: every straight's ranks in ``notation``, and every switch.
+
+        >>> data = make_rules("western").to_json(Notation(ten="0", upper_suits=True))
+        >>> data["name"], data["straights"][0], data["straights"][-1], data["suit_order"]
+        ('western', ['3', '4', '5', '6', '7'], ['0', 'J', 'Q', 'K', 'A'], 'shcd')
+        """
+        notation = notation or Notation()
+        return {
+            "name": self.name,
+            "straights": [
+                [notation.format(make_card(rank, 0))[:-1] for rank in ranks]
+                for ranks in self.straight_ranks
+            ],
+            "straight_set": self.straights.value,
+            "triples": self.triples,
+            "two_pair": self.two_pair,
+            "quads": self.quads.value,
+            "flushes": self.flushes,
+            "flush_order": self.flush_order.value,
+            "dragon": self.dragon,
+            "suit_order": self.suit_order,
+            "players": self.players,
+            "hand_size": self.hand_size,
+        }
+
+
+def _switch_text(key: str, value: object) -> str:
+    """A switch as the command line spells it, e.g. ``--no-triples`` or ``--quads alone``."""
+    flag = key.replace("_", "-")
+    if isinstance(value, bool):
+        return f"--{flag}" if value else f"--no-{flag}"
+    return f"--{flag} {value}"
+
+
+_TAIWAN: dict[str, Any] = {"flushes": False, "suit_order": "shdc"}
+SEED_RULES = Rules()
+#: The named profiles; docs/big2.md gives the source of each.
+PROFILES: dict[str, Rules] = {
+    "seed": SEED_RULES,
+    "hk": Rules("hk"),
+    "taiwan": Rules("taiwan", **_TAIWAN),
+    "pusoy-dos": Rules(
+        "pusoy-dos", straights=Straights.TWO_HIGH, flush_order=FlushOrder.SUIT, suit_order="dhsc"
+    ),
+    "western": Rules("western", straights=Straights.NO_TWOS, flush_order=FlushOrder.SUIT),
+}
+
+
+def make_rules(name: str = "seed", **switches: Any) -> Rules:
+    """The profile ``name`` with ``switches`` changed (``None`` leaves a switch as it is).
+
+    Switch values may be given as their text (``straights="no-twos"``, ``quads="alone"``).
+
+    >>> make_rules("seed", quads="alone", dragon=True).name
+    'seed --quads alone-or-kicker --dragon'
+    >>> make_rules("taiwan", flush_order="suit")
+    Traceback (most recent call last):
+    ...
+    handsolver.models.big2_rules.RulesError: --flush-order suit contradicts --no-flushes: \
+the taiwan rules have no flushes
+
+    :raises RulesError: for an unknown name or switch value, or switches that contradict.
+    """
+    if name not in PROFILES:
+        raise RulesError(f"unknown rules {name!r}; choose from {', '.join(PROFILES)}")
+    given = {key: value for key, value in switches.items() if value is not None}
+    unknown = sorted(set(given) - set(SWITCHES))
+    if unknown:
+        raise RulesError(f"unknown rule switch {unknown[0]!r}")
+    kinds = {"straights": Straights, "quads": Quads, "flush_order": FlushOrder}
+    for key, kind in kinds.items():
+        if key in given:
+            given[key] = _choice(kind, given[key], key)
+    if "suit_order" in given:
+        given["suit_order"] = str(given["suit_order"]).lower()
+    rules = dataclasses.replace(PROFILES[name], **given)
+    if "flush_order" in given and not rules.flushes:
+        why = "you turned them off" if "flushes" in given else f"the {name} rules have no flushes"
+        raise RulesError(
+            f"--flush-order {rules.flush_order} contradicts --no-flushes: {why}"
+        )
+    return rules
+
+
+def _choice(kind: type[StrEnum], value: object, key: str) -> StrEnum:
+    """``value`` as a member of ``kind``; a unique prefix is enough (``alone``)."""
+    if isinstance(value, kind):
+        return value
+    text = str(value).strip().lower()
+    matches = [member for member in kind if member.value.startswith(text)] if text else []
+    exact = [member for member in kind if member.value == text]
+    if exact or len(matches) == 1:
+        return (exact or matches)[0]
+    choices = ", ".join(member.value for member in kind)
+    raise RulesError(f"--{key.replace('_', '-')} {value!r} is not one of {choices}")
