@@ -242,7 +242,8 @@ def _rank_cards(hand: CardSet) -> list[list[CardSet]]:
 
 def _straights(hand: CardSet, by_rank: list[list[CardSet]], rules: Rules) -> Iterator[CardSet]:
     present = _ranks_present(hand)
-    for ranks, nibbles in zip(rules.straight_ranks, _straight_nibbles(rules.straights), strict=True):
+    runs = zip(rules.straight_ranks, _straight_nibbles(rules.straights), strict=True)
+    for ranks, nibbles in runs:
         if present & nibbles != nibbles:
             continue
         r0, r1, r2, r3, r4 = (by_rank[rank] for rank in ranks)
@@ -335,8 +336,8 @@ def five_card_masks(hand: CardSet, rules: Rules = SEED_RULES) -> list[CardSet]:
 def dragon_masks(hand: CardSet) -> Iterator[CardSet]:
     """Every dragon in ``hand``: one card of each of the thirteen ranks.
 
-    >>> from handsolver.models.cards import FULL_DECK_MASK
-    >>> sum(1 for _ in dragon_masks(mask_of(parse_cards("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As Ah"))))
+    >>> hand = mask_of(parse_cards("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As Ah"))
+    >>> sum(1 for _ in dragon_masks(hand))
     2
     """
     by_rank = _rank_cards(hand)

@@ -164,9 +164,7 @@ class Rules:
     @cached_property
     def card_keys(self) -> tuple[int, ...]:
         """Per card, its Big 2 order: the three lowest, the two highest, suits by this order."""
-        return tuple(
-            ((card >> 2) - 1) % 13 * 4 + self.suit_rank[card & 3] for card in range(52)
-        )
+        return tuple(((card >> 2) - 1) % 13 * 4 + self.suit_rank[card & 3] for card in range(52))
 
     @cached_property
     def small_sizes(self) -> tuple[int, ...]:
@@ -289,9 +287,7 @@ the taiwan rules have no flushes
     rules = dataclasses.replace(PROFILES[name], **given)
     if "flush_order" in given and not rules.flushes:
         why = "you turned them off" if "flushes" in given else f"the {name} rules have no flushes"
-        raise RulesError(
-            f"--flush-order {rules.flush_order} contradicts --no-flushes: {why}"
-        )
+        raise RulesError(f"--flush-order {rules.flush_order} contradicts --no-flushes: {why}")
     return rules
 
 

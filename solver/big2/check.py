@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from handsolver.models.big2 import IllegalPlayError, answer_readings, big2_card_key, play_kind
+from handsolver.models.big2 import (
+    SEED_RULES,
+    IllegalPlayError,
+    Rules,
+    answer_readings,
+    play_kind,
+)
 from handsolver.models.cards import Card, CardSet, InputError, Notation, cards_of, parse_cards
 from handsolver.solver.big2.partition import DEFAULT_TIME_LIMIT, Check, Partition, hand_mask
 from handsolver.solver.big2.solve import fewest_plays
@@ -17,14 +23,16 @@ def check_answer(
     plays: Sequence[Iterable[Card]],
     *,
     notation: Notation | None = None,
+    rules: Rules = SEED_RULES,
     time_limit: float = DEFAULT_TIME_LIMIT,
     best: Partition | None = None,
 ) -> Check:
     """Judge a claimed answer: is it a partition of ``hand`` into legal plays, with fewest plays?
 
     ``plays`` is a sequence of plays, each a collection of cards (duplicates allowed, so they
-    can be reported).  Problems name cards in ``notation`` (standard by default): cards not in
-    the hand, cards played twice, cards missing, illegal plays and why, too many plays.
+    can be reported).  Plays are legal by ``rules`` (the seed's by default).  Problems name
+    cards in ``notation`` (standard by default): cards not in the hand, cards played twice,
+    cards missing, illegal plays and why, too many plays.
     This is the function the golf verifier calls.
 
     >>> hand = parse_cards("4D 4S 4H 4C 5H 5D 5C 5S 9S 9D 9H 9C AD")
@@ -36,6 +44,7 @@ def check_answer(
     "play 1 '4d 4c 4h 4s' is not a play: no play has 4 cards"
     """
     notation = notation or Notation()
+    key = rules.card_keys.__getitem__
     mask = hand_mask(hand)
     problems: list[str] = []
     seen: dict[Card, int] = {}
@@ -46,20 +55,20 @@ def check_answer(
         if len(set(cards)) != len(cards):
             continue  # reported below as a card played twice
         try:
-            play_kind(cards)
+            play_kind(cards, rules)
         except IllegalPlayError as error:
             reason = str(error).split(" is not a play: ", 1)[-1]
-            shown = " ".join(notation.card_strings(sorted(cards, key=big2_card_key)))
+            shown = " ".join(notation.card_strings(sorted(cards, key=key)))
             problems.append(f"play {number} {shown!r} is not a play: {reason}")
-    for card in sorted(seen, key=big2_card_key):
+    for card in sorted(seen, key=key):
         if not mask >> card & 1:
             problems.append(f"card {notation.format(card)} is not in the hand")
         elif seen[card] > 1:
             problems.append(f"card {notation.format(card)} is played {seen[card]} times")
-    for card in sorted(cards_of(mask), key=big2_card_key):
+    for card in sorted(cards_of(mask), key=key):
         if card not in seen:
             problems.append(f"card {notation.format(card)} is missing")
-    best = best or fewest_plays(mask, time_limit=time_limit)
+    best = best or fewest_plays(mask, rules=rules, time_limit=time_limit)
     valid = not problems
     # A valid answer can never beat the proven bound, so reaching it proves it optimal.
     optimal = valid and len(plays) <= best.bound
@@ -68,7 +77,7 @@ def check_answer(
         problems.append(f"{len(plays)} plays; {fewest} {best.count}")
     elif valid and not optimal:
         problems.append(f"could not prove {len(plays)} plays optimal within the time limit")
-    return Check(valid, optimal, len(plays), best.count, tuple(problems))
+    return Check(valid, optimal, len(plays), best.count, tuple(problems), rules)
 
 
 def check_answer_text(
@@ -76,6 +85,7 @@ def check_answer_text(
     answer: str,
     *,
     notation: Notation | None = None,
+    rules: Rules = SEED_RULES,
     time_limit: float = DEFAULT_TIME_LIMIT,
 ) -> Check:
     """Judge an answer as written: optimal if *any* reading of its delimiters is an optimal
@@ -91,7 +101,7 @@ def check_answer_text(
     :raises InputError: when no reading consists of cards only.
     """
     mask = hand_mask(hand)
-    best = fewest_plays(mask, time_limit=time_limit)
+    best = fewest_plays(mask, rules=rules, time_limit=time_limit)
     first: Check | None = None
     first_error: InputError | None = None
     for chunks in answer_readings(answer):
@@ -102,7 +112,9 @@ def check_answer_text(
             continue
         if not plays:
             continue
-        verdict = check_answer(mask, plays, notation=notation, time_limit=time_limit, best=best)
+        verdict = check_answer(
+            mask, plays, notation=notation, rules=rules, time_limit=time_limit, best=best
+        )
         if verdict.optimal:
             return verdict
         first = first or verdict

@@ -1,50 +1,64 @@
-"""The exact search: every set of disjoint five-card plays, pruned by the lower bounds; the
-fastest engine for small hands.
+"""The exact search: every set of disjoint plays of several ranks (five-card plays and
+dragons), pruned by the lower bounds; the fastest engine for small hands.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 
-from handsolver.models.big2 import big2_card_key, five_card_masks
+from handsolver.models.big2 import SEED_RULES, Rules, dragon_masks, five_card_masks
 from handsolver.models.cards import Card, CardSet, cards_of
-from handsolver.solver.big2.bounds import fewest_with_fives, small_plays_needed
+from handsolver.solver.big2.bounds import play_bounds
 from handsolver.solver.big2.partition import (
     Partition,
     Prefer,
     hand_mask,
     partition_of,
     preference_key,
+    rank_groups,
 )
 
 
-def optimal_five_sets(hand: CardSet, collect_all: bool) -> tuple[int, list[tuple[CardSet, ...]]]:
-    """The fewest plays, and the first (or every) set of five-card plays reaching it.
+def optimal_five_sets(
+    hand: CardSet, collect_all: bool, rules: Rules = SEED_RULES
+) -> tuple[int, list[tuple[CardSet, ...]]]:
+    """The fewest plays, and the first (or every) set of several-rank plays reaching it.
 
-    Sets are built in the fixed order of :func:`five_card_masks`, each once; a branch stops
-    when even another five-card play and the count bound on what is left cannot do better.
+    Sets are built in a fixed order, dragons first and then :func:`five_card_masks`, each set
+    once; a branch stops when even another such play and the count bound on what is left
+    cannot do better.
     """
-    fives = five_card_masks(hand)
-    best = small_plays_needed(hand)
+    fives = five_card_masks(hand, rules)
+    dragons = list(dragon_masks(hand)) if rules.dragon else []
+    plays = dragons + fives
+    sizes = [13] * len(dragons) + [5] * len(fives)
+    # The largest play that may come after index i: a dragon, or five cards.
+    next_size = [13] * len(dragons) + [5] * len(fives)
+    if dragons:
+        next_size[len(dragons) - 1] = 5 if fives else 13
+    bounds = play_bounds(rules)
+    small, with_fives = bounds.small, bounds.with_fives
+    best = small(hand)
     found: list[tuple[CardSet, ...]] = [()]
 
     def extend(rest: CardSet, start: int, chosen: tuple[CardSet, ...]) -> None:
         nonlocal best, found
         taken = len(chosen) + 1
-        left = rest.bit_count() - 5
-        for index in range(start, len(fives)):
-            play = fives[index]
+        cards = rest.bit_count()
+        for index in range(start, len(plays)):
+            play = plays[index]
             if rest & play != play:
                 continue
             after = rest ^ play
-            cost = taken + small_plays_needed(after)
+            cost = taken + small(after)
             if cost < best:
                 best = cost
                 found = [(*chosen, play)]
             elif cost == best and collect_all:
                 found.append((*chosen, play))
-            if left >= 5:
-                reachable = taken + fewest_with_fives(after, 1)
+            if cards - sizes[index] >= 5:
+                reachable = taken + with_fives(after, 1, next_size[index])
                 if reachable < best or (collect_all and reachable == best):
                     extend(after, index + 1, (*chosen, play))
 
@@ -52,28 +66,44 @@ def optimal_five_sets(hand: CardSet, collect_all: bool) -> tuple[int, list[tuple
     return best, found
 
 
-def exact_search(hand: CardSet | Iterable[Card], prefer: Prefer = Prefer.ANY) -> Partition:
-    """The fewest plays by exhaustive search over sets of five-card plays (proven optimal).
+def exact_search(
+    hand: CardSet | Iterable[Card], prefer: Prefer = Prefer.ANY, rules: Rules = SEED_RULES
+) -> Partition:
+    """The fewest plays by exhaustive search over sets of several-rank plays (proven optimal).
 
     Fast for small hands; its work grows quickly past about 16 cards.
     """
     mask = hand_mask(hand)
-    best, sets = optimal_five_sets(mask, collect_all=prefer is not Prefer.ANY)
-    partitions = (partition_of(mask, fives, prefer) for fives in sets)
+    best, sets = optimal_five_sets(mask, collect_all=prefer is not Prefer.ANY, rules=rules)
+    partitions = (partition_of(mask, fives, prefer, rules) for fives in sets)
     plays = min(partitions, key=lambda plays: preference_key(plays, prefer))
-    return Partition(best, plays, True, best, "exact")
+    return Partition(best, plays, True, best, "exact", rules)
 
 
-def rank_choices(rest: CardSet) -> list[list[list[list[Card]]]]:
-    """Per rank left, every way to play its cards in the fewest small plays."""
+def rank_choices(rest: CardSet, rules: Rules = SEED_RULES) -> list[list[list[list[Card]]]]:
+    """Per rank left, every way to play its cards in the fewest one-rank plays."""
     choices: list[list[list[list[Card]]]] = []
+    key = rules.card_keys.__getitem__
     for rank in range(13):
-        cards = sorted(cards_of(rest & (15 << (4 * rank))), key=big2_card_key)
-        if len(cards) < 4:
-            if cards:
-                choices.append([[cards]])
+        cards = sorted(cards_of(rest & (15 << (4 * rank))), key=key)
+        if not cards:
             continue
-        splits = [[[cards[0], other], [c for c in cards[1:] if c != other]] for other in cards[1:]]
-        splits += [[[c for c in cards if c != single], [single]] for single in cards]
-        choices.append(splits)
+        fewest = len(rank_groups(cards, rules, Prefer.ANY))
+        choices.append(
+            [split for split in _splits(cards, rules.small_sizes) if len(split) == fewest]
+        )
     return choices
+
+
+def _splits(cards: list[Card], sizes: tuple[int, ...]) -> list[list[list[Card]]]:
+    """Every way to cut ``cards`` into groups of the given sizes (each way once; the group
+    holding the first card comes first)."""
+    if not cards:
+        return [[]]
+    first, others = cards[0], cards[1:]
+    out = []
+    for size in sizes:
+        for mates in itertools.combinations(others, size - 1):
+            left = [card for card in others if card not in mates]
+            out += [[[first, *mates], *split] for split in _splits(left, sizes)]
+    return out
