@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
+from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import DECK, Deal, InputError, mask_of, parse_deal
 from handsolver.solver.big2 import (
     DEFAULT_TIME_LIMIT,
@@ -26,6 +27,7 @@ from handsolver.solver.big2 import (
     check_answer_text,
     fewest_plays,
 )
+from handsolver.solver.commands.big2_rules import takes_rules
 from handsolver.solver.commands.deal_batch import run_deal_batch
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.groups import default_group
@@ -118,10 +120,12 @@ def _result_json(result: Partition, deal: Deal) -> dict[str, Any]:
         "method": result.method,
         "plays": result.card_lists(deal.notation),
         "kinds": [play.kind.label for play in result.plays],
+        "rules": result.rules.to_json(deal.notation),
     }
 
 
 @big2_app.command("solve")
+@takes_rules()
 def solve(
     hand: Annotated[
         list[str],
@@ -155,6 +159,7 @@ def solve(
             "--limit", min=1, max=MAX_LIMIT, help="At most this many partitions with --all."
         ),
     ] = 100,
+    rules: Rules = SEED_RULES,
 ) -> None:
     """The fewest plays that empty HAND (the default command): each play with its kind.
 
@@ -167,6 +172,7 @@ def solve(
     result = fewest_plays(
         mask,
         prefer=Prefer(prefer.value),
+        rules=rules,
         method=Method(method.value),
         time_limit=time_limit,
         workers=workers,
@@ -174,19 +180,23 @@ def solve(
     )
     out = _result_json(result, deal)
     if every:
-        found = all_optimal(mask, limit=limit, time_limit=time_limit, workers=workers, seed=seed)
+        found = all_optimal(
+            mask, rules=rules, limit=limit, time_limit=time_limit, workers=workers, seed=seed
+        )
         out["partitions"] = found.count
         out["complete"] = found.complete
         out["listed"] = [
-            [deal.notation.card_strings(play.cards) for play in plays] for plays in found.partitions
+            [deal.notation.card_strings(play.cards_in(rules)) for play in plays]
+            for plays in found.partitions
         ]
     if as_json:
         print_json(out)
         return
     proof = "optimal" if result.optimal else f"not proven optimal; at least {result.bound}"
-    typer.echo(f"{result.count} play{'' if result.count == 1 else 's'} ({proof})")
-    for play in result.plays:
-        typer.echo(f"  {play.kind.label:<20} {' '.join(deal.notation.card_strings(play.cards))}")
+    plays = f"{result.count} play{'' if result.count == 1 else 's'}"
+    typer.echo(f"{plays} ({proof}, {rules.name} rules)")
+    for play, cards in zip(result.plays, out["plays"], strict=True):
+        typer.echo(f"  {play.kind.label:<20} {' '.join(cards)}")
     if every:
         how_many = "exactly" if out["complete"] else "at least"
         # Without a proof of the count, the partitions listed are only the best found.
@@ -199,6 +209,7 @@ def solve(
 
 
 @big2_app.command("check")
+@takes_rules()
 def check(
     hand: Annotated[
         str, typer.Argument(metavar="HAND", help="The hand ('-' for stdin).", show_default=False)
@@ -213,6 +224,7 @@ def check(
     ],
     as_json: JsonOption = False,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
+    rules: Rules = SEED_RULES,
 ) -> None:
     """Is ANSWER a partition of HAND into legal plays, and the fewest?  Exit 0 only if both.
 
@@ -226,6 +238,7 @@ def check(
             deal.hands[0],
             _balanced(read_text("-") if answer.strip() == "-" else answer),
             notation=deal.notation,
+            rules=rules,
             time_limit=time_limit,
         )
     if as_json:
@@ -236,9 +249,11 @@ def check(
                 "count": verdict.count,
                 "best": verdict.best,
                 "problems": list(verdict.problems),
+                "rules": rules.to_json(deal.notation),
             }
         )
     else:
+        typer.echo(f"rules: {rules.name}")
         typer.echo(f"valid: {'yes' if verdict.valid else 'no'}")
         typer.echo(f"optimal: {'yes' if verdict.optimal else 'no'}")
         typer.echo(f"plays: {verdict.count} (fewest possible: {verdict.best})")
@@ -247,15 +262,20 @@ def check(
     raise typer.Exit(0 if verdict.optimal else 1)
 
 
-def _solve_line(job: tuple[int, str, Deal], *, seed: int, time_limit: float, prefer: str) -> str:
+def _solve_line(
+    job: tuple[int, str, Deal], *, seed: int, time_limit: float, prefer: str, rules: Rules
+) -> str:
     """One JSON line for one parsed hand (top level so worker processes can run it)."""
     number, text, deal = job
     mask = mask_of(deal.hands[0])
-    result = fewest_plays(mask, prefer=Prefer(prefer), time_limit=time_limit, seed=seed)
+    result = fewest_plays(
+        mask, prefer=Prefer(prefer), rules=rules, time_limit=time_limit, seed=seed
+    )
     return json.dumps({"line": number, "hand": text, **_result_json(result, deal)})
 
 
 @big2_app.command("batch")
+@takes_rules()
 def batch(
     file: Annotated[
         str,
@@ -271,23 +291,45 @@ def batch(
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     seed: SeedOption = 0,
     as_json: BatchJsonOption = True,
+    rules: Rules = SEED_RULES,
 ) -> None:
     """Solve many hands: one JSON object a line, in input order.
 
     Example: handsolver big2 batch hands.txt --workers 2
     """
-    judge = partial(_solve_line, seed=seed, time_limit=time_limit, prefer=prefer.value)
+    judge = partial(_solve_line, seed=seed, time_limit=time_limit, prefer=prefer.value, rules=rules)
     run_deal_batch(file, _one_hand, judge, workers=workers, scheduler=scheduler, unit="hands")
 
 
-def _count_plays(job: tuple[int, float]) -> tuple[int, bool]:
+def _count_plays(job: tuple[int, float, Rules]) -> tuple[int, bool]:
     """The fewest plays of one hand and whether it is proven (top level, for the workers)."""
-    mask, time_limit = job
-    result = fewest_plays(mask, time_limit=time_limit)
+    mask, time_limit, rules = job
+    result = fewest_plays(mask, rules=rules, time_limit=time_limit)
     return result.count, result.optimal
 
 
+class _Tally:
+    """The fewest plays of the hands under one set of rules: a histogram and how many proven."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.histogram: Counter[int] = Counter()
+        self.proven = 0
+
+    def mean(self) -> float:
+        return sum(plays * n for plays, n in self.histogram.items()) / self.histogram.total()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_json(),
+            "mean": self.mean(),
+            "all_optimal": self.proven == self.histogram.total(),
+            "histogram": {str(plays): n for plays, n in sorted(self.histogram.items())},
+        }
+
+
 @big2_app.command("stats")
+@takes_rules(many=True)
 def stats(
     deals: Annotated[
         int,
@@ -297,61 +339,109 @@ def stats(
     ] = 1000,
     seed: SeedOption = 0,
     hand_size: Annotated[
-        int, typer.Option("--hand-size", min=1, max=52, help="Cards per hand.")
-    ] = 13,
+        int | None,
+        typer.Option(
+            "--hand-size",
+            min=1,
+            max=52,
+            help="Cards per hand (default 13, or 17 with --players 3).",
+        ),
+    ] = None,
     out: OutOption = None,
     as_json: JsonOption = False,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
+    rules: list[Rules] = [SEED_RULES],  # noqa: B006 (replaced by the rule options)
 ) -> None:
     """Distribution of the fewest plays over random hands dealt from a shuffled deck.
 
-    --out FILE also saves the histogram as CSV (plays,deals,share).
+    --rules A --rules B compares rule profiles on the same hands, side by side.
+    --out FILE also saves the histogram as CSV (plays,deals,share; a column per profile).
 
     Example: handsolver big2 stats --deals 200 --workers 2
     """
     from handsolver.solver.batch import run_batch
 
-    rng = random.Random(seed)
-    jobs = ((mask_of(rng.sample(DECK, hand_size)), time_limit) for _ in range(deals))
-    histogram: Counter[int] = Counter()
-    proven = 0
-    done = 0
-    try:
-        results = run_batch(_count_plays, jobs, workers=workers, scheduler=scheduler)
-        for count, optimal in progress(results, deals, "big2 stats"):
-            histogram[count] += 1
-            proven += optimal
-            done += 1
-    except KeyboardInterrupt:
-        from handsolver.solver.commands.errors import Interrupted
+    sizes = {one.hand_size for one in rules}
+    if hand_size is None:
+        hand_size = sizes.pop() if len(sizes) == 1 else 13
+    elif rules[0].players == 3 and hand_size != rules[0].hand_size:
+        with user_errors():
+            raise InputError(f"--hand-size {hand_size} contradicts --players 3 (17 cards each)")
+    tallies = [_Tally(one) for one in rules]
+    for tally in tallies:
+        rng = random.Random(seed)  # the same hands for every profile
+        jobs = (
+            (mask_of(rng.sample(DECK, hand_size)), time_limit, tally.rules) for _ in range(deals)
+        )
+        done = 0
+        label = "big2 stats" if len(rules) == 1 else f"big2 stats {tally.rules.name}"
+        try:
+            results = run_batch(_count_plays, jobs, workers=workers, scheduler=scheduler)
+            for count, optimal in progress(results, deals, label):
+                tally.histogram[count] += 1
+                tally.proven += optimal
+                done += 1
+        except KeyboardInterrupt:
+            from handsolver.solver.commands.errors import Interrupted
 
-        raise Interrupted(f"interrupted after {done} of {deals} hands") from None
-    rows = sorted(histogram.items())
-    mean = sum(plays * n for plays, n in rows) / deals
+            raise Interrupted(
+                f"interrupted after {done} of {deals} hands ({tally.rules.name} rules)"
+            ) from None
+    plays = sorted(set().union(*(tally.histogram for tally in tallies)))
     if out is not None:
         with user_errors():
-            lines = ["plays,deals,share"] + [f"{p},{n},{n / deals:.6f}" for p, n in rows]
+            if len(tallies) == 1:
+                header = ["plays,deals,share"]
+            else:
+                header = [
+                    "plays,"
+                    + ",".join(f"{t.rules.name} deals,{t.rules.name} share" for t in tallies)
+                ]
+            lines = header + [
+                f"{p},"
+                + ",".join(f"{t.histogram[p]},{t.histogram[p] / deals:.6f}" for t in tallies)
+                for p in plays
+            ]
             write_atomic(out, "\n".join(lines) + "\n")
     if as_json:
-        print_json(
-            {
-                "deals": deals,
-                "hand_size": hand_size,
-                "seed": seed,
-                "mean": mean,
-                "all_optimal": proven == deals,
-                "histogram": {str(plays): n for plays, n in rows},
-            }
-        )
+        common = {"deals": deals, "hand_size": hand_size, "seed": seed}
+        if len(tallies) == 1:
+            print_json({**common, **tallies[0].to_json()})
+        else:
+            print_json({**common, "profiles": [tally.to_json() for tally in tallies]})
         return
-    typer.echo(f"fewest plays over {deals} random {hand_size}-card hands (seed {seed})")
+    names = ", ".join(tally.rules.name for tally in tallies)
+    typer.echo(
+        f"fewest plays over {deals} random {hand_size}-card hands (seed {seed}; {names} rules)"
+    )
+    if len(tallies) == 1:
+        _print_histogram(tallies[0], deals)
+        return
+    headers = ["plays", *(tally.rules.name for tally in tallies)]
+    rows = [
+        (p, *(f"{t.histogram[p]} ({t.histogram[p] / deals:.1%})" for t in tallies)) for p in plays
+    ]
+    rows.append(("mean", *(f"{tally.mean():.3f}" for tally in tallies)))
+    print_table(None, headers, rows)
+    for tally in tallies[1:]:
+        shift = tally.mean() - tallies[0].mean()
+        typer.echo(f"{tally.rules.name}: {shift:+.3f} plays a hand against {tallies[0].rules.name}")
+    unproven = [t.rules.name for t in tallies if t.proven < deals]
+    typer.echo(
+        f"not all proven optimal: {', '.join(unproven)}" if unproven else "all proven optimal"
+    )
+
+
+def _print_histogram(tally: _Tally, deals: int) -> None:
+    rows = sorted(tally.histogram.items())
     print_table(None, ["plays", "hands", "share"], [(p, n, f"{n / deals:.1%}") for p, n in rows])
-    widest = max(histogram.values())
+    widest = max(tally.histogram.values())
     for plays, n in rows:
         typer.echo(f"{plays:>3} | {'#' * max(1, round(40 * n / widest))} {n}")
-    typer.echo(f"mean {mean:.3f} plays; {'all' if proven == deals else proven} proven optimal")
+    proven = "all" if tally.proven == deals else tally.proven
+    typer.echo(f"mean {tally.mean():.3f} plays; {proven} proven optimal")
 
 
 def register(app: typer.Typer) -> None:

@@ -359,7 +359,7 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 def test_cli_default_command_solves() -> None:
     code, out, _ = invoke(SEED_HAND)
     assert code == 0
-    assert out.splitlines()[0] == "5 plays (optimal)"
+    assert out.splitlines()[0] == "5 plays (optimal, seed rules)"
     assert "full house" in out and "straight" in out
     assert invoke("solve", SEED_HAND)[1] == out
     # Options may come before the hand, and the hand may be several arguments.
@@ -378,7 +378,7 @@ def test_default_group_resolution() -> None:
     assert big2_app.info.cls.default_command == "solve"  # type: ignore[union-attr]
     assert "--prefer" in invoke("--help")[1]  # the group's help shows the solve options
     # A hand is never mistaken for a subcommand, nor a subcommand for a hand.
-    assert invoke("4c")[1].startswith("1 play (optimal)")
+    assert invoke("4c")[1].startswith("1 play (optimal, seed rules)")
     assert invoke("check", "4c", "4c")[0] == 0
 
 
@@ -496,4 +496,4 @@ def test_cli_13_cards_does_not_import_ortools() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("5 plays (optimal)")
+    assert done.stdout.startswith("5 plays (optimal, seed rules)")

@@ -1,0 +1,179 @@
+"""The Big 2 rule switches every ``big2`` command takes: ``--rules NAME`` and one option per
+switch (``--no-triples``, ``--straights two-high``, ``--suit-order dhsc``...).
+
+:func:`takes_rules` adds them to a command: the command declares a ``rules`` parameter (one
+:class:`~handsolver.models.big2.Rules`, or a list of them with ``many=True``) and receives the
+rules built from the options; unknown names, bad values and contradicting switches are one line
+and exit code 2 before the command runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar, get_type_hints
+
+import typer
+
+from handsolver.models.big2 import PROFILES, Rules, RulesError, make_rules
+from handsolver.solver.commands.errors import user_errors
+
+F = TypeVar("F", bound=Callable[..., Any])
+_PANEL = "Rules"
+
+
+def _flag(name: str, help_text: str) -> Any:
+    return Annotated[bool, typer.Option(name, help=help_text, rich_help_panel=_PANEL)]
+
+
+# name -> (annotation, default): the options every big2 command gains.
+_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "rules_names": (
+        Annotated[
+            list[str] | None,
+            typer.Option(
+                "--rules",
+                metavar="NAME",
+                help=f"Rule profile: {', '.join(PROFILES)} (default seed, the golf seed's rules).",
+                rich_help_panel=_PANEL,
+            ),
+        ],
+        None,
+    ),
+    "straights": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--straights",
+                metavar="SET",
+                help="Which runs are straights: ace-ends (A2345 23456 .. TJQKA), two-high "
+                "(34567 .. TJQKA JQKA2), no-twos (34567 .. TJQKA) or wrap (any five in a row).",
+                rich_help_panel=_PANEL,
+            ),
+        ],
+        None,
+    ),
+    "triples": (_flag("--triples", "Triples are a play."), False),
+    "no_triples": (_flag("--no-triples", "Triples are not a play."), False),
+    "two_pair": (_flag("--two-pair", "Two pair + one card is a five-card play."), False),
+    "no_two_pair": (_flag("--no-two-pair", "Two pair is not a play."), False),
+    "quads": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--quads",
+                metavar="HOW",
+                help="Four of a kind: with-kicker (a five-card play only) or alone-or-kicker.",
+                rich_help_panel=_PANEL,
+            ),
+        ],
+        None,
+    ),
+    "flushes": (_flag("--flushes", "Flushes are a play."), False),
+    "no_flushes": (_flag("--no-flushes", "Flushes are not a play (straight flushes are)."), False),
+    "flush_order": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--flush-order",
+                metavar="BY",
+                help="Flushes compare by rank first or by suit first (reported only).",
+                rich_help_panel=_PANEL,
+            ),
+        ],
+        None,
+    ),
+    "dragon": (
+        _flag("--dragon", "A 13-card straight (one card of every rank) is one play."),
+        False,
+    ),
+    "no_dragon": (_flag("--no-dragon", "The dragon is not a play."), False),
+    "suit_order": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--suit-order",
+                metavar="ORDER",
+                help="Suits highest first, e.g. shcd (spades > hearts > clubs > diamonds).",
+                rich_help_panel=_PANEL,
+            ),
+        ],
+        None,
+    ),
+    "players": (
+        Annotated[
+            int | None,
+            typer.Option(
+                "--players",
+                min=3,
+                max=4,
+                help="4 players (13 cards each) or 3 (17 each): the stats hand size.",
+                rich_help_panel=_PANEL,
+            ),
+        ],
+        None,
+    ),
+}
+_PAIRS = ("triples", "two_pair", "flushes", "dragon")
+
+
+def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rules]:
+    """The rules the options name: one per ``--rules`` (the seed's when none), each with the
+    switches applied.
+
+    :raises RulesError: for an unknown name or value, ``--rules`` twice where one is taken, or
+        a switch given both ways.
+    """
+    names = options.pop("rules_names") or ["seed"]
+    if len(names) > 1 and not many:
+        raise RulesError("give --rules once (big2 stats compares several)")
+    if len(set(names)) < len(names):
+        twice = next(name for name in names if names.count(name) > 1)
+        raise RulesError(f"--rules {twice} is given twice")
+    switches: dict[str, Any] = {}
+    for key in _PAIRS:
+        on, off = options.pop(key), options.pop("no_" + key)
+        flag = key.replace("_", "-")
+        if on and off:
+            raise RulesError(f"--{flag} contradicts --no-{flag}")
+        switches[key] = True if on else False if off else None
+    switches.update(options)
+    return [make_rules(name, **switches) for name in names]
+
+
+def takes_rules(many: bool = False) -> Callable[[F], F]:
+    """Give a command the rule options; it receives them as its ``rules`` parameter."""
+
+    def decorate(command: F) -> F:
+        hints = get_type_hints(command, include_extras=True)
+        own = [
+            param.replace(annotation=hints[param.name])
+            for param in inspect.signature(command).parameters.values()
+            if param.name != "rules"
+        ]
+        added = [
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind
+            )
+            for name, (kind, default) in _OPTIONS.items()
+        ]
+
+        @functools.wraps(command)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            options = {name: kwargs.pop(name) for name in _OPTIONS}
+            with user_errors():
+                found = rules_from_options(options, many)
+            return command(*args, rules=found if many else found[0], **kwargs)
+
+        positional = [p for p in own if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+        keyword = [p for p in own if p.kind is inspect.Parameter.KEYWORD_ONLY]
+        run.__signature__ = inspect.Signature([*positional, *keyword, *added])  # type: ignore[attr-defined]
+        run.__annotations__ = {
+            **{p.name: p.annotation for p in own},
+            **{name: kind for name, (kind, _) in _OPTIONS.items()},
+        }
+        del run.__wrapped__  # type: ignore[attr-defined]
+        return run  # type: ignore[return-value]
+
+    return decorate
