@@ -44,6 +44,7 @@ from handsolver.models.big2_rules import (
     RulesError,
     Straights,
     make_rules,
+    parse_rules,
 )
 from handsolver.models.cards import (
     Card,
@@ -77,6 +78,7 @@ __all__ = [
     "legal_plays",
     "make_rules",
     "parse_answer",
+    "parse_rules",
     "play_kind",
 ]
 

@@ -37,6 +37,7 @@ __all__ = [
     "RulesError",
     "Straights",
     "make_rules",
+    "parse_rules",
 ]
 
 
@@ -302,3 +303,33 @@ def _choice(kind: type[StrEnum], value: object, key: str) -> StrEnum:
         return (exact or matches)[0]
     choices = ", ".join(member.value for member in kind)
     raise RulesError(f"--{key.replace('_', '-')} {value!r} is not one of {choices}")
+
+
+def parse_rules(text: str) -> Rules:
+    """The rules written as :attr:`Rules.name` writes them: a profile name, then switches.
+
+    >>> rules = parse_rules("taiwan --no-triples --quads alone-or-kicker")
+    >>> rules.name, parse_rules(rules.name) == rules
+    ('taiwan --no-triples --quads alone-or-kicker', True)
+    >>> parse_rules("--dragon").name
+    'seed --dragon'
+
+    :raises RulesError: for an unknown name, switch or value.
+    """
+    words = text.split()
+    name = words.pop(0) if words and not words[0].startswith("--") else "seed"
+    switches: dict[str, Any] = {}
+    flags = {key.replace("_", "-"): key for key in SWITCHES}
+    while words:
+        word = words.pop(0)
+        flag = word.removeprefix("--")
+        if flag in flags and isinstance(getattr(SEED_RULES, flags[flag]), bool):
+            switches[flags[flag]] = True
+        elif flag.startswith("no-") and flag[3:] in flags:
+            switches[flags[flag[3:]]] = False
+        elif flag in flags and words and word.startswith("--"):
+            value: Any = words.pop(0)
+            switches[flags[flag]] = int(value) if flag == "players" and value.isdigit() else value
+        else:
+            raise RulesError(f"unknown rule switch {word!r} in {text!r}")
+    return make_rules(name, **switches)

@@ -89,6 +89,15 @@ FormatOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+RulesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--rules",
+        metavar="RULES",
+        help="big2 only: the rules to judge by, a profile and switches, e.g. 'hk --no-triples' "
+        "(default seed, the challenge's own).",
+    ),
+]
 
 
 class ProgressLine:
@@ -218,6 +227,7 @@ def verify_command(
     no_shrink: Annotated[
         bool, typer.Option("--no-shrink", help="Report the failing case as found.")
     ] = False,
+    rules: RulesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run an answer program on a challenge's seed, adversarial and random cases.
@@ -236,7 +246,9 @@ def verify_command(
 
     began = time.monotonic()
     with user_errors():
-        game = make_challenge(challenge.value, input_format=input_format, answer_map=answer_map)
+        game = make_challenge(
+            challenge.value, input_format=input_format, answer_map=answer_map, rules=rules
+        )
         policy = Policy(sandbox.value, Limits(memory=memory), check_env_names(env or []))
         settings = Settings(
             Command.parse(cmd, shell=shell),
@@ -278,6 +290,7 @@ def cases_command(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the cases here instead of stdout.")
     ] = None,
+    rules: RulesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Write a challenge's cases with a correct answer each, for testing elsewhere.
@@ -288,7 +301,7 @@ def cases_command(
     from handsolver.solver.golf import make_challenge
 
     with user_errors():
-        game = make_challenge(challenge.value, input_format=input_format)
+        game = make_challenge(challenge.value, input_format=input_format, rules=rules)
         count = game.default_cases if cases is None else cases
         rows = [
             (case.id, game.format_input(case.hands), game.answer(case.hands))
@@ -307,7 +320,9 @@ def cases_command(
         else:
             header = (
                 f"# handsolver cases {challenge.value} --cases {count} --seed {seed}"
-                f" --input-format {input_format}\n# id\tinput\texpected\n"
+                f" --input-format {input_format}"
+                + (f" --rules {rules!r}" if rules else "")
+                + "\n# id\tinput\texpected\n"
             )
             text = header + "".join(f"{i}\t{line}\t{answer}\n" for i, line, answer in rows)
         if out is None:

@@ -37,7 +37,11 @@ CHALLENGES = {
 
 
 def make_challenge(
-    name: str, *, input_format: str = "seed", answer_map: str | None = None
+    name: str,
+    *,
+    input_format: str = "seed",
+    answer_map: str | None = None,
+    rules: str | None = None,
 ) -> Challenge:
     """The named challenge, configured.
 
@@ -49,10 +53,14 @@ def make_challenge(
     ...     print(error)
     unknown challenge 'chess'; choose from badugi, big2, poker, sixcard
 
+    ``rules`` (big2 only) names the Big 2 rules to judge by, e.g. ``"hk --no-triples"``.
+
     :raises InputError: for an unknown name, format or map, or a map on a one-sided challenge.
     """
     if name not in CHALLENGES:
         raise InputError(f"unknown challenge {name!r}; choose from {', '.join(CHALLENGES)}")
+    if rules is not None and name != "big2":
+        raise InputError(f"--rules does not apply to {name}")
     module, attribute = CHALLENGES[name]
     cls = getattr(import_module(module), attribute)
     from handsolver.solver.golf.challenge import Showdown
@@ -65,5 +73,8 @@ def make_challenge(
         return challenge
     if answer_map is not None:
         raise InputError(f"--map does not apply to {name}")
+    if name == "big2":
+        challenge = cls(input_format, rules)
+        return challenge
     challenge = cls(input_format)
     return challenge

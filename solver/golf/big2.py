@@ -4,6 +4,10 @@ Any optimal partition is right, in any order: an answer is accepted when any rea
 delimiters (:func:`~handsolver.models.big2.answer_readings`; lines need ``--per-case``) is a
 partition of the hand into legal plays of the fewest count, as ``handsolver big2 check`` judges it.
 
+The seed's rules are the challenge's; ``--rules`` judges under another profile
+(:func:`~handsolver.models.big2.parse_rules` reads it, e.g. ``"hk --no-triples"``), and the
+report names the rules it used.
+
 With ``--input-format ints`` a hand is a JSON list of card ints (``rank * 4 + suit``, deuce
 = 0 .. ace = 12, suits c d h s), as one published answer takes it, and the numbers in the
 answer are read as such cards.
@@ -14,7 +18,9 @@ from __future__ import annotations
 import json
 import random
 import re
+from typing import Any
 
+from handsolver.models.big2 import SEED_RULES, parse_rules
 from handsolver.models.cards import InputError, Notation, card_name, parse_deal
 from handsolver.solver import big2 as engine
 from handsolver.solver.golf.challenge import CardChallenge, Case, CaseList, Hands, random_hands
@@ -45,6 +51,16 @@ class Big2Challenge(CardChallenge):
     notation = Notation(ten="0", upper_suits=True, sep=",")
     rank_order = BIG2_ORDER
 
+    def __init__(self, input_format: str = "seed", rules: str | None = None) -> None:
+        super().__init__(input_format)
+        self.rules = SEED_RULES if rules is None else parse_rules(rules)
+
+    def notes(self) -> list[str]:
+        return [f"rules: {self.rules.name}"]
+
+    def settings_json(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_json(self.notation)}
+
     def format_input(self, hands: Hands) -> str:
         (hand,) = hands
         if self.input_format == "json":
@@ -65,12 +81,14 @@ class Big2Challenge(CardChallenge):
 
     def answer(self, hands: Hands) -> str:
         (hand,) = hands
-        best = engine.fewest_plays(hand)
-        return ", ".join("".join(self.notation.card_strings(play.cards)) for play in best.plays)
+        best = engine.fewest_plays(hand, rules=self.rules)
+        return ", ".join(
+            "".join(self.notation.card_strings(play.cards_in(self.rules))) for play in best.plays
+        )
 
     def explain(self, hands: Hands) -> str:
         (hand,) = hands
-        best = engine.fewest_plays(hand)
+        best = engine.fewest_plays(hand, rules=self.rules)
         return f"{best.count} plays, e.g. {self.answer(hands)}"
 
     def judge(self, hands: Hands, answer: str) -> str | None:
@@ -79,7 +97,9 @@ class Big2Challenge(CardChallenge):
             # Cards as the ints of the input (rank * 4 + suit, deuce = rank 0): name them.
             answer = re.sub(r"\d+", lambda m: _int_card(m.group()), answer)
         try:
-            verdict = engine.check_answer_text(hand, answer, notation=self.notation)
+            verdict = engine.check_answer_text(
+                hand, answer, notation=self.notation, rules=self.rules
+            )
         except InputError as error:
             return f"cannot read the answer: {error}"
         return None if verdict.optimal else "; ".join(verdict.problems[:3])

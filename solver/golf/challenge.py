@@ -91,6 +91,10 @@ class Challenge(ABC):
         """Anything the report should say about how this challenge was checked."""
         return []
 
+    def settings_json(self) -> dict[str, Any]:
+        """How the challenge was configured, for every JSON report (the Big 2 rules)."""
+        return {}
+
     def report_extra(self, cases: Sequence[Case], answers: Sequence[str | None]) -> dict[str, Any]:
         """Further results for an answer that passed every case (the six-card scores)."""
         return {}

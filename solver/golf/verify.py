@@ -469,7 +469,9 @@ def verify(
         )
     elif not_run and verifier.remaining() <= 0:
         notes.append(f"the time budget ({settings.budget:g} s) ran out")
-    extra = challenge.report_extra(cases, [o.answer for o in outcomes]) if not failing else {}
+    extra = challenge.settings_json()
+    if not failing:
+        extra |= challenge.report_extra(cases, [o.answer for o in outcomes])
     return Report(
         challenge=challenge.name,
         command=str(settings.command),
