@@ -173,7 +173,7 @@ def takes_rules(many: bool = False) -> Callable[[F], F]:
             **{p.name: p.annotation for p in own},
             **{name: kind for name, (kind, _) in _OPTIONS.items()},
         }
-        del run.__wrapped__  # type: ignore[attr-defined]
+        del run.__wrapped__
         return run  # type: ignore[return-value]
 
     return decorate
