@@ -182,6 +182,15 @@ def hands(seed: int, sizes: list[int]) -> list[int]:
     return out
 
 
+# Ranks of four left over, triples that may or may not be plays.
+SMALL_FIXED = ["3c 3d 3h 3s", "3c 3d 3h 3s 4c 4d 4h 4s", "7c 7d 7h 9c 9d 9h", "5c 5d 5h 5s 6c 6d 6h"]
+# Seventeen cards holding a dragon that is better left unplayed: it leaves four singles.
+MEDIUM_FIXED = [
+    "2d 3c 4d 5h 5s 6d 7c 7d 8c 9c Tc Td Jd Qd Kd Kh Ah",
+    "2h 3d 3h 4h 5h 6h 6s 7h 7s 8d 9h 9s Th Jh Qd Kd Ad",
+]
+
+
 def assert_partition(hand: int, plays: Any, facts: dict[str, Any]) -> None:
     """The plays cover the hand once and each is legal by the facts."""
     masks = [play.mask for play in plays]
@@ -307,7 +316,8 @@ ENGINES: dict[str, Callable[..., Any]] = {
 @pytest.mark.parametrize("config", CONFIGS)
 def test_engines_match_brute_force_on_small_hands(config: str) -> None:
     rules, facts = parse_rules(config), facts_of(config)
-    for hand in hands(2, [3, 5, 6, 7, 8, 9, 10, 10, 9, 8, 7, 10]):
+    fixed = [mask_of(parse_cards(text)) for text in SMALL_FIXED]
+    for hand in fixed + hands(2, [3, 5, 6, 7, 8, 9, 10, 10, 9, 8, 7, 10]):
         best, ways = brute(hand, facts)
         for name, engine in ENGINES.items():
             result = engine(hand, rules)
@@ -324,7 +334,8 @@ def test_engines_match_brute_force_on_small_hands(config: str) -> None:
 @pytest.mark.parametrize("config", CONFIGS)
 def test_engines_match_brute_force_on_medium_hands(config: str) -> None:
     rules, facts = parse_rules(config), facts_of(config)
-    for hand in hands(3, [13, 13, 13, 13, 13, 14, 16, 17]):
+    fixed = [mask_of(parse_cards(text)) for text in MEDIUM_FIXED]
+    for hand in fixed + hands(3, [13, 13, 13, 13, 13, 14, 16, 17]):
         best, _ = brute(hand, facts)
         for name, engine in ENGINES.items():
             result = engine(hand, rules)
