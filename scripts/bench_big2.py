@@ -1,7 +1,9 @@
-"""Benchmark the Big 2 fewest-plays engines side by side, with ratios to the plain CP-SAT model.
+"""Benchmark the Big 2 fewest-plays engines side by side, with ratios to the plain CP-SAT model,
+and every rule profile beside the seed's rules.
 
     python scripts/bench_big2.py            # everything (the plain model on 39/52 cards is slow)
     python scripts/bench_big2.py --quick    # skip the plain model on the large hands
+    python scripts/bench_big2.py --profiles # only the rule profiles against the seed's rules
 
 Figures: 13-card hands per second in a batch (solve only, and parse + solve + JSON as
 ``handsolver big2 batch`` does, on one core); the exact search against the strengthened and the
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from timing import median_time
 
+from handsolver.models.big2 import PROFILES
 from handsolver.models.cards import FULL_DECK_MASK, STANDARD, mask_of, parse_deal
 from handsolver.solver.big2 import exact_search, solve_partition_model, solve_strong_model
 from handsolver.solver.commands.big2 import _solve_line
@@ -55,7 +58,8 @@ def batch_rate(masks: list[int], repeats: int) -> tuple[float, float, int]:
         solve_times.append(time.perf_counter() - start)
         start = time.perf_counter()
         for number, line in enumerate(lines):  # what `big2 batch` does: parse, solve, JSON
-            _solve_line((number, parse_deal(line), line, 0, 10.0, "any"))
+            job = (number, line, parse_deal(line))
+            _solve_line(job, seed=0, time_limit=10.0, prefer="any", rules=PROFILES["seed"])
         batch_times.append(time.perf_counter() - start)
     return (
         len(masks) / statistics.median(solve_times),
@@ -69,12 +73,48 @@ def cli_seconds(repeats: int) -> float:
     return median_time(lambda: subprocess.run(command, check=True, capture_output=True), repeats)[0]
 
 
+def profile_times(masks: list[int], repeats: int) -> dict[str, tuple[list[float], list[float]]]:
+    """Per profile, the seconds of every repeat for the 13-card batch (exact search, as
+    ``big2 batch`` runs it) and for the full deck (strong CP-SAT).  Each repeat runs every
+    profile in turn, so a busy moment of the machine falls on all of them alike."""
+    times: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in PROFILES}
+    for _ in range(repeats):
+        for name, rules in PROFILES.items():
+            start = time.perf_counter()
+            for mask in masks:
+                exact_search(mask, rules=rules)
+            times[name][0].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            solve_strong_model(FULL_DECK_MASK, rules=rules)
+            times[name][1].append(time.perf_counter() - start)
+    return times
+
+
+def print_profiles(masks: list[int], repeats: int) -> None:
+    print(f"== rule profiles: {len(masks)} 13-card hands (exact search) and the full deck ==")
+    print("   (medians over the repeats; time as a ratio to the seed's rules, run side by side)")
+    times = profile_times(masks, repeats)
+    seed_batch, seed_deck = (statistics.median(t) for t in times["seed"])
+    print(f"{'profile':10} {'hands/s':>9} {'time':>6}   {'52 cards':>9} {'time':>6}  plays")
+    for name, (batch, deck) in times.items():
+        batch_median, deck_median = statistics.median(batch), statistics.median(deck)
+        count = solve_strong_model(FULL_DECK_MASK, rules=PROFILES[name]).count
+        print(
+            f"{name:10} {len(masks) / batch_median:9.0f} {batch_median / seed_batch:5.2f}x"
+            f"   {deck_median:8.3f}s {deck_median / seed_deck:5.2f}x  {count}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip the plain model on 39/52")
+    parser.add_argument("--profiles", action="store_true", help="only the rule profiles")
     parser.add_argument("--hands", type=int, default=5000, help="13-card hands in the batch")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    if args.profiles:
+        print_profiles(hands(13, args.hands, seed=1), max(args.repeats, 5))
+        return
 
     print("== 13-card hands, one core ==")
     masks = hands(13, args.hands, seed=1)
@@ -123,6 +163,8 @@ def main() -> None:
 
     print("\n== whole process: handsolver big2 <13 cards> ==")
     print(f"median             {cli_seconds(10):7.3f} s over 10 runs")
+    print()
+    print_profiles(masks, max(args.repeats, 5))
 
 
 if __name__ == "__main__":
