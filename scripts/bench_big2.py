@@ -24,7 +24,7 @@ from pathlib import Path
 
 from timing import median_time
 
-from handsolver.models.big2 import PROFILES
+from handsolver.models.big2 import PROFILES, Rules, parse_rules
 from handsolver.models.cards import FULL_DECK_MASK, STANDARD, mask_of, parse_deal
 from handsolver.solver.big2 import exact_search, solve_partition_model, solve_strong_model
 from handsolver.solver.commands.big2 import _solve_line
@@ -73,13 +73,25 @@ def cli_seconds(repeats: int) -> float:
     return median_time(lambda: subprocess.run(command, check=True, capture_output=True), repeats)[0]
 
 
-def profile_times(masks: list[int], repeats: int) -> dict[str, tuple[list[float], list[float]]]:
-    """Per profile, the seconds of every repeat for the 13-card batch (exact search, as
+#: Single switches on the seed's rules, timed beside it after the profiles.
+SWITCHES = (
+    "seed --no-triples",
+    "seed --quads alone-or-kicker",
+    "seed --two-pair",
+    "seed --dragon",
+    "seed --straights wrap",
+)
+
+
+def rule_times(
+    variants: dict[str, Rules], masks: list[int], repeats: int
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Per rules, the seconds of every repeat for the 13-card batch (exact search, as
     ``big2 batch`` runs it) and for the full deck (strong CP-SAT).  Each repeat runs every
-    profile in turn, so a busy moment of the machine falls on all of them alike."""
-    times: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in PROFILES}
+    variant in turn, so a busy moment of the machine falls on all of them alike."""
+    times: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in variants}
     for _ in range(repeats):
-        for name, rules in PROFILES.items():
+        for name, rules in variants.items():
             start = time.perf_counter()
             for mask in masks:
                 exact_search(mask, rules=rules)
@@ -90,19 +102,28 @@ def profile_times(masks: list[int], repeats: int) -> dict[str, tuple[list[float]
     return times
 
 
-def print_profiles(masks: list[int], repeats: int) -> None:
-    print(f"== rule profiles: {len(masks)} 13-card hands (exact search) and the full deck ==")
+def print_rules(title: str, variants: dict[str, Rules], masks: list[int], repeats: int) -> None:
+    print(f"== {title}: {len(masks)} 13-card hands (exact search) and the full deck ==")
     print("   (medians over the repeats; time as a ratio to the seed's rules, run side by side)")
-    times = profile_times(masks, repeats)
+    variants = {"seed": PROFILES["seed"], **variants}
+    times = rule_times(variants, masks, repeats)
     seed_batch, seed_deck = (statistics.median(t) for t in times["seed"])
-    print(f"{'profile':10} {'hands/s':>9} {'time':>6}   {'52 cards':>9} {'time':>6}  plays")
+    width = max(map(len, times))
+    print(f"{'rules':{width}} {'hands/s':>9} {'time':>6}   {'52 cards':>9} {'time':>6}  plays")
     for name, (batch, deck) in times.items():
         batch_median, deck_median = statistics.median(batch), statistics.median(deck)
-        count = solve_strong_model(FULL_DECK_MASK, rules=PROFILES[name]).count
+        count = solve_strong_model(FULL_DECK_MASK, rules=variants[name]).count
         print(
-            f"{name:10} {len(masks) / batch_median:9.0f} {batch_median / seed_batch:5.2f}x"
+            f"{name:{width}} {len(masks) / batch_median:9.0f} {batch_median / seed_batch:5.2f}x"
             f"   {deck_median:8.3f}s {deck_median / seed_deck:5.2f}x  {count}"
         )
+
+
+def print_profiles(masks: list[int], repeats: int) -> None:
+    print_rules("rule profiles", dict(PROFILES), masks, repeats)
+    print()
+    switches = {text: parse_rules(text) for text in SWITCHES}
+    print_rules("single switches", switches, masks, repeats)
 
 
 def main() -> None:

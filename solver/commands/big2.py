@@ -253,10 +253,10 @@ def check(
             }
         )
     else:
-        typer.echo(f"rules: {rules.name}")
         typer.echo(f"valid: {'yes' if verdict.valid else 'no'}")
         typer.echo(f"optimal: {'yes' if verdict.optimal else 'no'}")
         typer.echo(f"plays: {verdict.count} (fewest possible: {verdict.best})")
+        typer.echo(f"rules: {rules.name}")
         for problem in verdict.problems:
             typer.echo(f"  - {problem}")
     raise typer.Exit(0 if verdict.optimal else 1)

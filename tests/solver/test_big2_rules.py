@@ -463,7 +463,7 @@ def test_every_answer_names_its_rules(tmp_path: Any) -> None:
     code, out, _ = invoke("--rules", "taiwan", HAND)
     assert code == 0 and out.splitlines()[0] == "5 plays (optimal, taiwan rules)"
     code, out, _ = invoke("check", "--rules", "hk", "--dragon", "3c", "3c")
-    assert code == 0 and out.splitlines()[0] == "rules: hk --dragon"
+    assert code == 0 and out.splitlines()[3] == "rules: hk --dragon"
     path = tmp_path / "hands.txt"
     path.write_text(HAND + "\n7c 7d 7h\n")
     code, out, _ = invoke("batch", str(path), "--rules", "seed", "--no-triples")
