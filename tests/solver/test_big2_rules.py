@@ -183,7 +183,12 @@ def hands(seed: int, sizes: list[int]) -> list[int]:
 
 
 # Ranks of four left over, triples that may or may not be plays.
-SMALL_FIXED = ["3c 3d 3h 3s", "3c 3d 3h 3s 4c 4d 4h 4s", "7c 7d 7h 9c 9d 9h", "5c 5d 5h 5s 6c 6d 6h"]
+SMALL_FIXED = [
+    "3c 3d 3h 3s",
+    "3c 3d 3h 3s 4c 4d 4h 4s",
+    "7c 7d 7h 9c 9d 9h",
+    "5c 5d 5h 5s 6c 6d 6h",
+]
 # Seventeen cards holding a dragon that is better left unplayed: it leaves four singles.
 MEDIUM_FIXED = [
     "2d 3c 4d 5h 5s 6d 7c 7d 8c 9c Tc Td Jd Qd Kd Kh Ah",
