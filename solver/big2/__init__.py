@@ -1,9 +1,11 @@
 """The fewest Big 2 plays that empty a hand: exact search, CP-SAT, enumeration, answer checking.
 
-Once the five-card plays are chosen, the other cards go out by rank in singles, pairs and
-triples, and a rank with ``c`` cards left needs ``ceil(c / 3)`` of them.  So the problem is to
-choose disjoint five-card plays minimising their number plus the sum of ``ceil(c / 3)`` over
-the ranks.  Three engines solve it:
+Every engine takes the rules (:class:`~handsolver.models.big2.Rules`, the seed's by default).
+Once the plays of several ranks (five-card plays, dragons) are chosen, the other cards go out
+by rank in singles, pairs, triples (and four of a kind alone where the rules allow it), and a
+rank with ``c`` cards left needs ``rules.small_cost[c]`` of them (``ceil(c / 3)`` under the
+seed's rules).  So the problem is to choose disjoint plays of several ranks minimising their
+number plus that cost summed over the ranks.  Three engines solve it:
 
 * an exact search over sets of five-card plays (fastest for small hands: a 13-card hand takes
   about a tenth of a millisecond);
