@@ -432,6 +432,34 @@ def test_check_accepts_exactly_the_legal_partitions(config: str) -> None:
     assert accepted and rejected
 
 
+@pytest.mark.parametrize(
+    "config", ["taiwan", "pusoy-dos --dragon", "western --no-triples --two-pair"]
+)
+def test_big2_check_command_agrees_with_the_brute_force(config: str) -> None:
+    """Plays written as runs of cards between ", ": every reading of the answer is the
+    partition meant, so the command's verdict is the brute force's."""
+    facts = facts_of(config)
+    rng = random.Random(config)
+    for hand in hands(6, [6, 8, 9, 10, 13]):
+        best, _ = brute(hand, facts)
+        cards = list(cards_of(hand))
+        exact = exact_search(hand, rules=parse_rules(config))
+        candidates = [random_partition(rng, cards) for _ in range(6)]
+        candidates.append([list(cards_of(play.mask)) for play in exact.plays])
+        for groups in candidates:
+            legal = all(is_play(tuple(group), facts) for group in groups)
+            answer = ", ".join("".join(card_name(card) for card in group) for group in groups)
+            hand_text = " ".join(card_name(card) for card in cards)
+            name, *switches = config.split()
+            args = ["big2", "check", "--json", hand_text, answer, "--rules", name, *switches]
+            result = runner.invoke(app, args)
+            report = json.loads(result.stdout)
+            optimal = legal and len(groups) == best
+            assert result.exit_code == (0 if optimal else 1), (config, answer)
+            assert report["valid"] == legal and report["best"] == best
+            assert report["rules"]["name"] == parse_rules(config).name
+
+
 # --- the command line ------------------------------------------------------------------------
 
 HAND = "AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH"
