@@ -36,6 +36,7 @@ from handsolver.solver.commands.options import (
     BatchJsonOption,
     JsonOption,
     OutOption,
+    PlotOption,
     SchedulerOption,
     SeedOption,
     WorkersOption,
@@ -324,7 +325,9 @@ class _Tally:
             "rules": self.rules.to_json(),
             "mean": self.mean(),
             "all_optimal": self.proven == self.histogram.total(),
-            "histogram": {str(plays): n for plays, n in sorted(self.histogram.items())},
+            "histogram": {
+                str(plays): self.histogram[plays] for plays in _every_count(self.histogram)
+            },
         }
 
 
@@ -353,12 +356,14 @@ def stats(
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
+    plot: PlotOption = None,
     rules: list[Rules] = [SEED_RULES],  # noqa: B006 (replaced by the rule options)
 ) -> None:
     """Distribution of the fewest plays over random hands dealt from a shuffled deck.
 
     --rules A --rules B compares rule profiles on the same hands, side by side.
-    --out FILE also saves the histogram as CSV (plays,deals,share; a column per profile).
+    --out FILE also saves the histogram as CSV (plays,deals,share; a column per profile);
+    --plot FILE draws it.
 
     Example: handsolver big2 stats --deals 200 --workers 2
     """
@@ -390,7 +395,7 @@ def stats(
             raise Interrupted(
                 f"interrupted after {done} of {deals} hands ({tally.rules.name} rules)"
             ) from None
-    plays = sorted(set().union(*(tally.histogram for tally in tallies)))
+    plays = _every_count(*(tally.histogram for tally in tallies))
     if out is not None:
         with user_errors():
             if len(tallies) == 1:
@@ -406,6 +411,18 @@ def stats(
                 for p in plays
             ]
             write_atomic(out, "\n".join(lines) + "\n")
+    names = ", ".join(tally.rules.name for tally in tallies)
+    if plot is not None:
+        from handsolver.solver.commands.plots.big2 import fewest_plays_figure
+        from handsolver.solver.commands.plots.figures import save
+
+        title = (
+            f"Fewest plays over {deals:,} random {hand_size}-card hands "
+            f"(seed {seed}; {names} rules)"
+        )
+        series = {tally.rules.name: tally.histogram for tally in tallies}
+        with user_errors():
+            save(fewest_plays_figure(series, title), plot)
     if as_json:
         common = {"deals": deals, "hand_size": hand_size, "seed": seed}
         if len(tallies) == 1:
@@ -413,7 +430,6 @@ def stats(
         else:
             print_json({**common, "profiles": [tally.to_json() for tally in tallies]})
         return
-    names = ", ".join(tally.rules.name for tally in tallies)
     typer.echo(
         f"fewest plays over {deals} random {hand_size}-card hands (seed {seed}; {names} rules)"
     )
@@ -435,12 +451,20 @@ def stats(
     )
 
 
+def _every_count(*histograms: Counter[int]) -> list[int]:
+    """Every count of plays from the fewest seen to the most, empty ones too, so that a
+    histogram's axis is even."""
+    seen = set().union(*histograms)
+    return list(range(min(seen), max(seen) + 1))
+
+
 def _print_histogram(tally: _Tally, deals: int) -> None:
-    rows = sorted(tally.histogram.items())
+    rows = [(p, tally.histogram[p]) for p in _every_count(tally.histogram)]
     print_table(None, ["plays", "hands", "share"], [(p, n, f"{n / deals:.1%}") for p, n in rows])
     widest = max(tally.histogram.values())
     for plays, n in rows:
-        typer.echo(f"{plays:>3} | {'#' * max(1, round(40 * n / widest))} {n}")
+        bar = "#" * max(1, round(40 * n / widest)) + " " if n else ""
+        typer.echo(f"{plays:>3} | {bar}{n}")
     proven = "all" if tally.proven == deals else tally.proven
     typer.echo(f"mean {tally.mean():.3f} plays; {proven} proven optimal")
 

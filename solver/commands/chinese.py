@@ -18,6 +18,7 @@ from handsolver.solver.commands.errors import fail, user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     JsonOption,
+    PlotOption,
     SchedulerOption,
     SeedOption,
     WorkersOption,
@@ -250,6 +251,7 @@ def settings(
     br_samples: BrSamplesOption = 200,
     timeout: TimeoutOption = 60.0,
     json_output: JsonOption = False,
+    plot: PlotOption = None,
 ) -> None:
     """Rank every legal setting of HAND by its points against the opponents.
 
@@ -299,6 +301,8 @@ def settings(
         _cp_sat(cards, scenarios, scoring, table, ranking, seed, notation, payload, json_output)
         return
     shown = ranking.top(None if every else top)
+    if plot is not None:
+        _draw_settings(plot, ranking.top(top), notation, payload)
     payload["ties_with_best"] = ranking.ties_with_best
     payload["settings"] = [_entry_json(entry, notation) for entry in shown]
     if json_output:
@@ -328,6 +332,24 @@ def settings(
         ),
         highlight=[0],  # the best setting
     )
+
+
+def _draw_settings(
+    path: Path, entries: Any, notation: Notation, payload: dict[str, Any]
+) -> None:
+    from handsolver.solver.commands.plots.chinese import MAX_BARS, settings_figure
+    from handsolver.solver.commands.plots.figures import save
+
+    drawn = entries[:MAX_BARS]
+    labels = [" | ".join(notation.format_cards(part) for part in e.setting[::-1]) for e in drawn]
+    sampled = drawn[0].stderr is not None
+    errors = [float(e.stderr) for e in drawn] if sampled else None
+    title = (
+        f"Top {len(drawn)} of {payload['legal']:,} settings of {' '.join(payload['hand'])}"
+        f"\nagainst {'; '.join(line.split(' (')[0] for line in payload['against'])}"
+    )
+    with user_errors():
+        save(settings_figure(labels, [float(e.points) for e in drawn], errors, title), path)
 
 
 def _print_header(payload: dict[str, Any], ranking: Ranking, notation: Notation) -> None:
@@ -404,6 +426,7 @@ def study(
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     json_output: JsonOption = False,
+    plot: PlotOption = None,
 ) -> None:
     """Mean gain of the best response over a strategy, over random hands (sampled deals).
 
@@ -438,6 +461,17 @@ def study(
     if not results:
         fail("no hands")
     result = summarize(results, samples)
+    if plot is not None:
+        from handsolver.solver.commands.plots.chinese import gain_figure
+        from handsolver.solver.commands.plots.figures import save
+
+        title = (
+            f"Best response over {vs}: {result.hands:,} hands, {opponents} opponent(s), "
+            f"seed {seed}"
+        )
+        gains = [item.gain for item in results]
+        with user_errors():
+            save(gain_figure(gains, result.mean_gain, result.gain_stderr, title), plot)
 
     def hand_json(item: Any) -> dict[str, Any]:
         return {

@@ -52,6 +52,15 @@ OutOption = Annotated[
     Path | None,
     typer.Option("--out", metavar="FILE", help="Write here instead of standard output."),
 ]
+PlotOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        metavar="FILE",
+        help="Also draw the answer as a picture: .svg, .png or .pdf (needs handsolver[plot]).",
+        show_default=False,
+    ),
+]
 
 
 _ASCII_INT = re.compile(r"[+-]?[0-9]{1,30}")
@@ -90,7 +99,7 @@ def ascii_digits(text: str, what: str) -> str:
 
 def strict_parameters(command: Any) -> None:
     """Make every int and float parameter of ``command`` and its subcommands strict, every
-    ``--out`` refuse an empty file name, and every help read the same way.
+    ``--out`` and ``--plot`` refuse an empty file name, and every help read the same way.
 
     Typer's numbers accept Unicode digits, 5,000-digit integers and ``nan``/``inf``; after this
     they take ASCII only, up to 30 digits, finite, still within the option's own range, and
@@ -102,6 +111,8 @@ def strict_parameters(command: Any) -> None:
         if isinstance(param.type, types.IntParamType | types.FloatParamType):
             param.type = StrictNumber(param.type)
             param.help = with_range(param.help or "", param.type.min, param.type.max)
+        elif "--plot" in getattr(param, "opts", ()) and not isinstance(param.type, PlotPath):
+            param.type = PlotPath(param.type)
         elif "--out" in getattr(param, "opts", ()) and not isinstance(param.type, OutPath):
             param.type = OutPath(param.type)
         choices = getattr(param.type, "choices", None)  # typer's own Choice type
@@ -175,6 +186,23 @@ class OutPath(types.ParamType):
 
     def get_metavar(self, param: Any, ctx: Any) -> str | None:
         return "FILE"
+
+
+class PlotPath(OutPath):
+    """A ``--plot`` path: an ``--out`` path whose suffix names a picture format (.svg, .png,
+    .pdf), refused when matplotlib is not installed: all before any work starts."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        path = super().convert(value, param, ctx)
+        if isinstance(value, str):
+            from handsolver.solver.commands.plots import check_installed, plot_format
+
+            try:
+                plot_format(Path(value))
+                check_installed()
+            except InputError as error:
+                self.fail(str(error), param, ctx)
+        return path
 
 
 class StrictNumber(types.ParamType):

@@ -41,8 +41,9 @@ def _umask() -> int:
     return mask
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a failure leaves no partial file behind.
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8, or bytes as they are) to ``path`` so that a failure leaves no
+    partial file behind.
 
     The file gets the user's umask (or keeps the mode of the file it replaces).  A symlink is
     written through: the file it points to is replaced and the link stays.  A device or pipe
@@ -62,10 +63,11 @@ def write_atomic(path: Path, text: str) -> None:
         status: os.stat_result | None = target.stat()
     except OSError:
         status = None
+    data = text.encode("utf-8") if isinstance(text, str) else text
     if status is not None and not stat.S_ISREG(status.st_mode):
         try:
-            with open(target, "w", encoding="utf-8") as device:
-                device.write(text)
+            with open(target, "wb") as device:
+                device.write(data)
         except OSError as error:
             raise asked(error) from error
         return
@@ -76,8 +78,8 @@ def write_atomic(path: Path, text: str) -> None:
     except OSError as error:  # name the file the user asked for, not the temporary one
         raise asked(error) from error
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
         os.replace(tmp, target)

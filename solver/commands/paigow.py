@@ -6,6 +6,7 @@ in ``--json``; the expected value ``ev`` has the commission taken off wins.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
@@ -19,6 +20,7 @@ from handsolver.solver.commands.errors import fail, user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     JsonOption,
+    PlotOption,
     SchedulerOption,
     SeedOption,
     WorkersOption,
@@ -315,6 +317,7 @@ def settings_command(
     five_aces: FiveAcesOption = FiveAces.top,
     commission: CommissionOption = "0.05",
     json_output: JsonOption = False,
+    plot: PlotOption = None,
 ) -> None:
     """Every legal setting of HAND with its exact win, push and loss chances and its EV.
 
@@ -360,6 +363,13 @@ def settings_command(
             against = f"all {values.dealer_hands:,} dealer hands, house way {house.name}"
             for _ in steps:
                 pass
+    if plot is not None:
+        from handsolver.solver.commands.plots.figures import save
+        from handsolver.solver.commands.plots.paigow import setting_bars, settings_figure
+
+        title = f"{parsed.format(parsed.cards)} against {against}"
+        with user_errors():
+            save(settings_figure(setting_bars(values, parsed), title), plot)
     if json_output:
         print_json(_values_json(values, parsed, house, rules, against))
         return
@@ -434,6 +444,7 @@ def study_command(
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     json_output: JsonOption = False,
+    plot: PlotOption = None,
 ) -> None:
     """How much the best setting gains over the house way, over many player hands.
 
@@ -445,6 +456,13 @@ def study_command(
     from handsolver.models.cards import Notation
     from handsolver.models.paigow import PaiGowHand
     from handsolver.solver.paigow import random_hands, study
+
+    rows: list[StudyRow] = []  # every hand's row, for --plot
+
+    def kept(done: Iterator[StudyRow], total: int) -> Iterator[StudyRow]:
+        for row in progress(done, total, "valuing hands"):
+            rows.append(row)
+            yield row
 
     with user_errors():
         house = _way(way)
@@ -460,8 +478,16 @@ def study_command(
             workers=workers,
             scheduler=scheduler,
             top=top,
-            progress=lambda rows, total: progress(rows, total, "valuing hands"),
+            progress=kept,
         )
+    if plot is not None:
+        from handsolver.solver.commands.plots.figures import save
+        from handsolver.solver.commands.plots.paigow import gain_by_type_figure, type_gains
+
+        source = f"{hand_file.name}" if hand_file is not None else f"seed {seed}"
+        title = f"Best play over the house way {house.name}: {summary.hands:,} hands ({source})"
+        with user_errors():
+            save(gain_by_type_figure(type_gains(rows, house), title), plot)
     if json_output:
         print_json(
             {

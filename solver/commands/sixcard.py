@@ -16,7 +16,7 @@ import typer
 
 from handsolver.solver.commands.errors import fail, user_errors
 from handsolver.solver.commands.inputs import read_text
-from handsolver.solver.commands.options import JsonOption, ascii_digits
+from handsolver.solver.commands.options import JsonOption, PlotOption, ascii_digits
 from handsolver.solver.commands.output import print_json, write_atomic
 from handsolver.solver.commands.progress import progress
 from handsolver.solver.commands.table import Column, print_table
@@ -60,6 +60,14 @@ def _write_table(path: Path, strategy: Strategy, t: Tables, extra: dict[str, Any
 
         payload = {"strategy": strategy.name, **extra, "table": table_json(strategy, t)}
         write_atomic(path, json.dumps(payload, indent=2) + "\n")
+
+
+def _draw_strategy(path: Path, strategy: Strategy, t: Tables, title: str) -> None:
+    from handsolver.solver.commands.plots.figures import save
+    from handsolver.solver.commands.plots.sixcard import strategy_figure, strategy_rows
+
+    with user_errors():
+        save(strategy_figure(strategy_rows(strategy, t), title), path)
 
 
 def _split_row(item: SplitScore, t: Tables) -> dict[str, Any]:
@@ -285,6 +293,7 @@ def strategy(
         ),
     ] = None,
     json_output: JsonOption = False,
+    plot: PlotOption = None,
 ) -> None:
     """The best-response table against --vs: the best split of every hand, and its score.
 
@@ -308,6 +317,9 @@ def strategy(
             _write_table(
                 out, response.strategy, t, {"vs": opponent.name, "score": str(response.score)}
             )
+    if plot is not None:
+        title = f"Best response to {opponent.name}: scores {float(response.score):.4%}"
+        _draw_strategy(plot, response.strategy, t, title)
     if json_output:
         print_json(
             {
@@ -348,6 +360,7 @@ def equilibrium(
         ),
     ] = None,
     json_output: JsonOption = False,
+    plot: PlotOption = None,
 ) -> None:
     """The game's equilibrium by LP (GLOP), made exact and certified: no strategy beats it.
 
@@ -368,6 +381,9 @@ def equilibrium(
     if out is not None:
         with user_errors():
             _write_table(out, result.strategy, t, {"value": str(result.value)})
+    if plot is not None:
+        title = f"Equilibrium strategy: game value {float(result.value):.4%}, {len(mixed)} hands mix"
+        _draw_strategy(plot, result.strategy, t, title)
     if json_output:
         print_json(
             {
@@ -405,6 +421,7 @@ def simulate(
         int, typer.Option(min=0, max=MAX_SEED, help="Random seed (numpy, 0 to 2**32-1).")
     ] = 0,
     json_output: JsonOption = False,
+    plot: PlotOption = None,
 ) -> None:
     """Play the seed's harness (main.m) ROUNDS times and compare with the exact score.
 
@@ -422,6 +439,13 @@ def simulate(
         t, human, computer, rounds, seed, wrap=lambda sizes: progress(sizes, chunks, "simulating")
     )
     z = (result.mean - float(exact)) / result.stderr if result.stderr else 0.0
+    if plot is not None:
+        from handsolver.solver.commands.plots.figures import save
+        from handsolver.solver.commands.plots.sixcard import simulation_figure
+
+        title = f"{human.name} against {computer.name}: {rounds:,} rounds, seed {seed}"
+        with user_errors():
+            save(simulation_figure(result, float(exact), title), plot)
     report = {
         "me": human.name,
         "opp": computer.name,

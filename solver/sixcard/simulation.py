@@ -27,6 +27,8 @@ class Simulation:
     stderr: float
     wins: int
     draws: int
+    running: tuple[tuple[int, float], ...] = ()
+    """The mean after 100, 200, 500, 1000, ... rounds and after the last: (rounds, mean)."""
 
     @property
     def percent(self) -> float:
@@ -45,6 +47,16 @@ def _sampler(t: Tables, strategy: Strategy) -> tuple[IntArray, NDArray[np.float6
             cumulative[h, i] = float(running)
         choices[h, len(plays) :] = plays[-1][0]
     return choices, cumulative
+
+
+def checkpoints(rounds: int) -> list[int]:
+    """Round counts 100, 200, 500, 1000, ... below ``rounds``, then ``rounds`` itself.
+
+    >>> checkpoints(1500)
+    [100, 200, 500, 1000, 1500]
+    """
+    marks = [step * 10**power for power in range(2, 10) for step in (1, 2, 5)]
+    return [mark for mark in marks if mark < rounds] + [rounds]
 
 
 def simulation_chunks(rounds: int, chunk: int = 100_000) -> list[int]:
@@ -76,6 +88,9 @@ def simulate(
     total = 0.0
     squares = 0.0
     wins = draws = 0
+    done = 0
+    marks = checkpoints(rounds)
+    running = []
     for size in wrap(simulation_chunks(rounds)):
         deck = rng.random((size, game.deck_size)).argsort(axis=1) // game.copies
         dealt = (deck[:, 1 : 2 * game.hand_size : 2], deck[:, 0 : 2 * game.hand_size : 2])
@@ -89,8 +104,14 @@ def simulate(
         wins += int((result == 2).sum())
         draws += int((result == 1).sum())
         scores = result / 2.0
+        inside = [mark for mark in marks if done < mark <= done + size]
+        if inside:
+            sums = np.cumsum(scores)[[mark - done - 1 for mark in inside]]
+            running += [(mark, (total + float(s)) / mark) for mark, s in zip(inside, sums, strict=True)]
         total += float(scores.sum())
         squares += float((scores * scores).sum())
+        done += size
     mean = total / rounds
     variance = max(squares / rounds - mean * mean, 0.0) * rounds / max(rounds - 1, 1)
-    return Simulation(rounds, seed, mean, math.sqrt(variance / rounds), wins, draws)
+    stderr = math.sqrt(variance / rounds)
+    return Simulation(rounds, seed, mean, stderr, wins, draws, tuple(running))

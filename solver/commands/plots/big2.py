@@ -1,0 +1,70 @@
+"""Big 2 pictures: the distribution of the fewest plays (``big2 stats --plot``), one series of
+bars per rule profile."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from matplotlib.figure import Figure
+
+from handsolver.solver.commands.plots.figures import (
+    DARK,
+    HATCH,
+    LIGHT,
+    MIDDLE,
+    new_figure,
+    percent_axis,
+    styled,
+)
+
+# Each series' bars and mean line, apart in greyscale: fill, hatching, line style.
+_LOOKS = [
+    (MIDDLE, "", "--"),
+    ("white", HATCH, ":"),
+    (DARK, "", "-."),
+    (LIGHT, "xx", (0, (5, 1, 1, 1, 1, 1))),
+]
+
+
+@styled
+def fewest_plays_figure(series: Mapping[str, Mapping[int, int]], title: str) -> Figure:
+    """Bars for every count of plays from the fewest seen to the most, empty counts too, as
+    shares of the hands; each series' mean is a line.  ``series`` maps a name (the rules) to a
+    histogram, plays -> hands; several series stand side by side at each count."""
+    seen = {plays for histogram in series.values() for plays in histogram}
+    counts = list(range(min(seen), max(seen) + 1))
+    width = 0.8 / len(series)
+    figure = new_figure(6.4, 3.6)
+    ax = figure.add_subplot()
+    highest = 0.0
+    for index, (name, histogram) in enumerate(series.items()):
+        face, hatch, line = _LOOKS[index % len(_LOOKS)]
+        hands = sum(histogram.values())
+        shares = [histogram.get(plays, 0) / hands for plays in counts]
+        highest = max(highest, *shares)
+        offset = (index - (len(series) - 1) / 2) * width
+        named = f"{name} rules: " if len(series) > 1 else ""
+        bars = ax.bar(
+            [plays + offset for plays in counts],
+            shares,
+            width=width,
+            color=face,
+            hatch=hatch,
+            edgecolor="black",
+            linewidth=0.6,
+            label=f"{name} rules" if len(series) > 1 else None,
+        )
+        if len(series) == 1:
+            ax.bar_label(bars, labels=[f"{share:.1%}" for share in shares], fontsize=7, padding=2)
+        mean = sum(plays * n for plays, n in histogram.items()) / hands
+        ax.axvline(mean, color="black", linestyle=line, linewidth=1.2,
+                   label=f"{named}mean {mean:.3f} plays")  # fmt: skip
+    ax.set_xticks(counts)
+    ax.set_xlabel("fewest plays that empty the hand (plays)")
+    ax.set_ylabel("share of hands (%)")
+    percent_axis(ax.yaxis)
+    ax.set_ylim(0, highest * 1.15)
+    ax.grid(axis="y")
+    ax.legend(loc="upper right", frameon=False, fontsize=8)
+    ax.set_title(title)
+    return figure

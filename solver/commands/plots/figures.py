@@ -1,0 +1,105 @@
+"""The one look and the one way of saving every picture: headless, greyscale, same input same
+bytes.
+
+Figures are built with :class:`matplotlib.figure.Figure` directly, never ``pyplot``: no global
+figure manager, no GUI backend, nothing left open; saving picks the headless canvas for the
+format (Agg for PNG, the SVG and PDF backends for theirs).
+
+Determinism: SVG element ids come from a fixed ``svg.hashsalt`` instead of a random one, and
+no file carries a date or the matplotlib version (``metadata`` without ``Date``,
+``CreationDate``, ``Creator``, ``Producer`` or ``Software``).  Text stays text in SVG
+(``svg.fonttype: none``), which keeps the files small.
+
+Greyscale: every chart reads without colour, by grey levels and hatching.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, ParamSpec
+
+import matplotlib
+from matplotlib.figure import Figure
+
+from handsolver.solver.commands.output import write_atomic
+from handsolver.solver.commands.plots import plot_format
+
+P = ParamSpec("P")
+
+# Grey levels that stay apart when printed: dark, middle, light (0 black, 1 white).
+DARK, MIDDLE, LIGHT = "0.2", "0.55", "0.85"
+HATCH = "////"
+
+STYLE: dict[str, Any] = {
+    "svg.hashsalt": "handsolver",
+    "svg.fonttype": "none",
+    "pdf.fonttype": 42,
+    "font.family": "sans-serif",
+    "font.sans-serif": ["DejaVu Sans"],
+    "font.monospace": ["DejaVu Sans Mono"],
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.edgecolor": "0.3",
+    "axes.axisbelow": True,
+    "grid.color": "0.88",
+    "grid.linewidth": 0.6,
+    "hatch.linewidth": 0.6,
+    "hatch.color": "0.25",
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "figure.facecolor": "white",
+}
+
+_METADATA: dict[str, dict[str, Any]] = {
+    "svg": {"Date": None, "Creator": None},
+    "pdf": {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None},
+    "png": {"Software": None},
+}
+
+
+@contextmanager
+def style() -> Iterator[None]:
+    """The pictures' settings, for building and for saving a figure (and nothing else)."""
+    with matplotlib.rc_context(STYLE):
+        yield
+
+
+def styled(draw: Callable[P, Figure]) -> Callable[P, Figure]:
+    """``draw`` run in the pictures' style (matplotlib reads fonts and sizes when an artist is
+    made, so the whole drawing runs inside it)."""
+
+    @functools.wraps(draw)
+    def run(*args: P.args, **kwargs: P.kwargs) -> Figure:
+        with style():
+            return draw(*args, **kwargs)
+
+    return run
+
+
+def new_figure(width: float, height: float) -> Figure:
+    """An empty figure ``width`` x ``height`` inches, laid out to fit (call it when styled)."""
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def picture_bytes(figure: Figure, fmt: str) -> bytes:
+    """``figure`` as a file of format ``fmt`` (svg, png or pdf), the same bytes every time."""
+    buffer = io.BytesIO()
+    with style():
+        figure.savefig(buffer, format=fmt, metadata=_METADATA[fmt])
+    return buffer.getvalue()
+
+
+def save(figure: Figure, path: Path) -> None:
+    """Write ``figure`` to ``path`` in the format of its suffix, atomically (as ``--out``)."""
+    write_atomic(path, picture_bytes(figure, plot_format(path)))
+
+
+def percent_axis(axis: Any) -> None:
+    """Label the ticks of ``axis`` (an x or y axis holding shares 0..1) as percentages."""
+    from matplotlib.ticker import PercentFormatter
+
+    axis.set_major_formatter(PercentFormatter(1.0, decimals=None))
