@@ -334,9 +334,7 @@ def settings(
     )
 
 
-def _draw_settings(
-    path: Path, entries: Any, notation: Notation, payload: dict[str, Any]
-) -> None:
+def _draw_settings(path: Path, entries: Any, notation: Notation, payload: dict[str, Any]) -> None:
     from handsolver.solver.commands.plots.chinese import MAX_BARS, settings_figure
     from handsolver.solver.commands.plots.figures import save
 
@@ -466,8 +464,7 @@ def study(
         from handsolver.solver.commands.plots.figures import save
 
         title = (
-            f"Best response over {vs}: {result.hands:,} hands, {opponents} opponent(s), "
-            f"seed {seed}"
+            f"Best response over {vs}: {result.hands:,} hands, {opponents} opponent(s), seed {seed}"
         )
         gains = [item.gain for item in results]
         with user_errors():

@@ -382,7 +382,9 @@ def equilibrium(
         with user_errors():
             _write_table(out, result.strategy, t, {"value": str(result.value)})
     if plot is not None:
-        title = f"Equilibrium strategy: game value {float(result.value):.4%}, {len(mixed)} hands mix"
+        title = (
+            f"Equilibrium strategy: game value {float(result.value):.4%}, {len(mixed)} hands mix"
+        )
         _draw_strategy(plot, result.strategy, t, title)
     if json_output:
         print_json(

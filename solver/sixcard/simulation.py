@@ -107,7 +107,9 @@ def simulate(
         inside = [mark for mark in marks if done < mark <= done + size]
         if inside:
             sums = np.cumsum(scores)[[mark - done - 1 for mark in inside]]
-            running += [(mark, (total + float(s)) / mark) for mark, s in zip(inside, sums, strict=True)]
+            running += [
+                (mark, (total + float(s)) / mark) for mark, s in zip(inside, sums, strict=True)
+            ]
         total += float(scores.sum())
         squares += float((scores * scores).sum())
         done += size

@@ -7,10 +7,11 @@ module per game area; those import matplotlib, and only a command given ``--plot
 
 >>> plot_format(Path("fewest.svg")), plot_format(Path("FEWEST.PNG"))
 ('svg', 'png')
->>> plot_format(Path("fewest.jpg"))
-Traceback (most recent call last):
-...
-handsolver.models.cards.InputError: cannot draw 'fewest.jpg': the picture's format comes from its suffix, .svg, .png or .pdf
+>>> try:
+...     plot_format(Path("x.jpg"))
+... except InputError as error:
+...     print(error)
+cannot draw 'x.jpg': the picture's format comes from its suffix, .svg, .png or .pdf
 """
 
 from __future__ import annotations

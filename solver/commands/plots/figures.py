@@ -34,7 +34,7 @@ P = ParamSpec("P")
 DARK, MIDDLE, LIGHT = "0.2", "0.55", "0.85"
 HATCH = "////"
 
-STYLE: dict[str, Any] = {
+STYLE: dict[Any, Any] = {  # keyed by rcParams names (Any: mypy sees them as literals)
     "svg.hashsalt": "handsolver",
     "svg.fonttype": "none",
     "pdf.fonttype": 42,

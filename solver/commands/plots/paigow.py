@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
@@ -41,12 +41,9 @@ class SettingBar(NamedTuple):
     best: bool
 
 
+_EDGE: dict[str, Any] = {"edgecolor": "black", "linewidth": 0.5}
 # Win dark, push light, loss white and hatched: apart in greyscale as in colour.
-_PARTS = (
-    ("win", {"facecolor": DARK}),
-    ("push", {"facecolor": LIGHT}),
-    ("loss", {"facecolor": "white", "hatch": HATCH}),
-)
+_PARTS = (("win", DARK, None), ("push", LIGHT, None), ("loss", "white", HATCH))
 
 
 @styled
@@ -58,9 +55,9 @@ def settings_figure(settings: Sequence[SettingBar], title: str) -> Figure:
     ax = figure.add_subplot()
     ys = range(rows)
     left = [0.0] * rows
-    for name, look in _PARTS:
+    for name, face, hatch in _PARTS:
         widths = [getattr(item, name) for item in settings]
-        ax.barh(ys, widths, left=left, height=0.7, edgecolor="black", linewidth=0.5, **look)
+        ax.barh(ys, widths, left=left, height=0.7, color=face, hatch=hatch, **_EDGE)
         left = [a + b for a, b in zip(left, widths, strict=True)]
     for y, item in enumerate(settings):
         marks = [m for m, on in (("best", item.best), ("house way", item.house_way)) if on]
@@ -76,11 +73,9 @@ def settings_figure(settings: Sequence[SettingBar], title: str) -> Figure:
     ax.set_xlabel("share of the dealer's hands (%)")
     ax.set_ylabel("setting: high hand | low hand")
     ax.grid(axis="x")
-    handles = [
-        Patch(edgecolor="black", linewidth=0.5, label=name, **look) for name, look in _PARTS
-    ]
+    handles = [Patch(facecolor=f, hatch=h, label=n, **_EDGE) for n, f, h in _PARTS]
     ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1), ncols=3, frameon=False)
-    ax.set_title(title, loc="left", pad=18)
+    figure.suptitle(title, fontsize="medium")
     return figure
 
 

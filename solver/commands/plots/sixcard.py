@@ -12,7 +12,6 @@ from matplotlib.patches import Patch, Rectangle
 
 from handsolver.solver.commands.plots.figures import (
     DARK,
-    HATCH,
     LIGHT,
     new_figure,
     percent_axis,
@@ -64,9 +63,7 @@ def strategy_figure(rows: Sequence[HandPlays], title: str) -> Figure:
         grid[r, : len(row.probabilities)] = row.probabilities
     figure = new_figure(8.0, 1.4 + 0.125 * len(rows))
     ax = figure.add_subplot()
-    ax.add_patch(
-        Rectangle((-0.5, -0.5), width, len(rows), facecolor="white", hatch="//", zorder=0)
-    )
+    ax.add_patch(Rectangle((-0.5, -0.5), width, len(rows), facecolor="white", hatch="//", zorder=0))
     image = ax.imshow(
         np.ma.masked_invalid(grid),
         cmap="Greys",
@@ -116,8 +113,15 @@ def simulation_figure(result: Simulation, exact: float, title: str) -> Figure:
     high = [exact + 1.96 * spread / math.sqrt(n) for n in rounds]
     ax.fill_between(rounds, low, high, color=LIGHT, label="exact ± 1.96 s.e. (95%)")
     ax.axhline(exact, color="black", linestyle="--", linewidth=1.2, label=f"exact {exact:.4%}")
-    ax.plot(rounds, means, color=DARK, marker="o", markersize=3.5, linewidth=1.2,
-            label=f"simulated {result.mean:.4%} after {result.rounds:,} rounds")
+    ax.plot(
+        rounds,
+        means,
+        color=DARK,
+        marker="o",
+        markersize=3.5,
+        linewidth=1.2,
+        label=f"simulated {result.mean:.4%} after {result.rounds:,} rounds",
+    )
     ax.set_xscale("log")
     ax.grid(True)
     ax.set_xlabel("rounds played (log scale)")
