@@ -16,8 +16,13 @@ Two kinds of fenced block are run; every other block (``text``, ``sh``, ``json``
 Outputs are compared line by line after removing trailing spaces; durations (``0.89 s``,
 ``"seconds": 0.532``) are masked, since no two runs take the same time.
 
+A picture drawn by an example, ``--plot docs/images/NAME.svg``, is the picture the page shows:
+the command draws it in the temporary directory and it must equal, byte for byte, the file of
+that name in the repository (pictures are deterministic).
+
 ``HANDSOLVER_UPDATE_DOCS=1 python -m pytest tests/test_docs.py`` rewrites the outputs of the
-console blocks in place instead of comparing them (then read the diff before committing).
+console blocks and the pictures in place instead of comparing them (then read the diff before
+committing).
 """
 
 from __future__ import annotations
@@ -125,8 +130,10 @@ def head_or_tail(words: list[str], text: str) -> str:
 class Shell:
     """Runs the lines of a page's console blocks, in order, in one working directory."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, update: bool = UPDATE, root: Path = ROOT) -> None:
         self.directory = directory
+        self.update = update
+        self.root = root  # where the pages' pictures are kept
         self.status = 0
         self.pending: Command | None = None  # a command that failed, waiting for `echo $?`
         self.problems: list[str] = []
@@ -165,11 +172,34 @@ class Shell:
             at = args.index("<")
             stdin = (self.directory / args[at + 1]).read_text()
             args = args[:at] + args[at + 2 :]
+        pictures = [Path(args[i + 1]) for i, arg in enumerate(args[:-1]) if arg == "--plot"]
+        for picture in pictures:
+            (self.directory / picture).parent.mkdir(parents=True, exist_ok=True)
         result = self.runner.invoke(app, args, input=stdin, env={"COLUMNS": "80"})
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
         self.status = result.exit_code
+        for picture in pictures:
+            self.compare_picture(picture)
         return result.output
+
+    def compare_picture(self, picture: Path) -> None:
+        """The picture just drawn against the repository's copy: the same bytes, or (updating)
+        the copy replaced."""
+        drawn, kept = self.directory / picture, self.root / picture
+        if picture.is_absolute() or picture.parts[0] != "docs":
+            self.problems.append(f"{picture}: a page's picture belongs under docs/")
+        elif not drawn.is_file():
+            self.problems.append(f"{picture}: the command drew no picture")
+        elif not kept.is_file() or kept.read_bytes() != drawn.read_bytes():
+            if self.update:
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                kept.write_bytes(drawn.read_bytes())
+            else:
+                self.problems.append(
+                    f"{picture}: stale, not what the command draws now "
+                    "(HANDSOLVER_UPDATE_DOCS=1 redraws it)"
+                )
 
     def finish(self) -> None:
         """Note a failed command that no ``echo $?`` showed."""
@@ -192,12 +222,14 @@ def _split_on_pipes(words: list[str]) -> Iterator[list[str]]:
     yield stage
 
 
-def check_console(lines: list[str], directory: Path, update: bool = UPDATE) -> list[str]:
+def check_console(
+    lines: list[str], directory: Path, update: bool = UPDATE, root: Path = ROOT
+) -> list[str]:
     """Run every console block of a page; the problems found, or [] when ``update`` is set and
     ``lines`` have been rewritten with the real outputs instead."""
     directory.mkdir(exist_ok=True)
     (directory / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
-    shell = Shell(directory)
+    shell = Shell(directory, update, root)
     problems: list[str] = []
     edits: list[tuple[int, int, list[str]]] = []  # (first line, end, new lines), 0-based
     cwd = Path.cwd()
@@ -428,6 +460,27 @@ def test_update_mode_writes_the_real_output(tmp_path: Path) -> None:
     assert "$ echo $?" in page and "1" in page and "  single               4H" in page
     (tmp_path / "b").mkdir()
     assert check_console(page, tmp_path / "b", update=False) == []
+
+
+def test_a_stale_picture_fails(tmp_path: Path) -> None:
+    """A page's picture must be what its command draws: a changed one is caught, and
+    update mode redraws it."""
+    pytest.importorskip("matplotlib")
+    picture = Path("docs") / "images" / "big2-stats.svg"
+    page = ["```console", f"$ handsolver big2 stats --deals 3 --seed 1 --json --plot {picture}"]
+    page += ["```"]
+    repo = tmp_path / "repo"  # where the page's pictures are kept
+    check_console(page, tmp_path / "a", update=True, root=repo)  # writes output and picture
+    drawn = (repo / picture).read_bytes()
+    assert drawn.startswith(b"<?xml") and b"3 random 13-card hands" in drawn
+    assert check_console(page, tmp_path / "b", update=False, root=repo) == []
+    (repo / picture).write_bytes(drawn.replace(b"seed 1", b"seed 2"))
+    (stale,) = check_console(page, tmp_path / "c", update=False, root=repo)
+    assert "big2-stats.svg: stale" in stale
+    (repo / picture).unlink()
+    assert check_console(page, tmp_path / "d", update=False, root=repo) != []
+    check_console(page, tmp_path / "e", update=True, root=repo)
+    assert (repo / picture).read_bytes() == drawn
 
 
 def test_durations_are_masked() -> None:

@@ -347,7 +347,9 @@ def _draw_settings(path: Path, entries: Any, notation: Notation, payload: dict[s
         f"\nagainst {'; '.join(line.split(' (')[0] for line in payload['against'])}"
     )
     with user_errors():
-        save(settings_figure(labels, [float(e.points) for e in drawn], errors, title), path)
+        points = [float(e.points) for e in drawn]
+        shown = [_points_text(e) for e in drawn]
+        save(settings_figure(labels, points, errors, shown, title), path)
 
 
 def _print_header(payload: dict[str, Any], ranking: Ranking, notation: Notation) -> None:

@@ -177,7 +177,7 @@ def test_sixcard_strategy_heat_map(command: list[str], drawn: list[Figure], tmp_
     for row, (hand, plays) in zip(grid, table.items(), strict=True):
         assert row.sum() == pytest.approx(1.0)  # a distribution over the hand's own splits
         assert int((row > 0).sum()) == (1 if isinstance(plays, str) else len(plays)), hand
-    right = [child for child in ax.child_axes][0]  # the splits played, written at the right
+    (right,) = ax.child_axes  # the splits played, written at the right
     notes = [tick.get_text() for tick in right.get_yticklabels()]
     assert len(notes) == 68 and all(notes)
     if command == ["equilibrium"]:
@@ -209,18 +209,17 @@ def test_chinese_settings_points_with_errors(drawn: list[Figure], tmp_path: Path
     exact = ["--vs-setting", SETTING, "--top", "5"]
     run(["chinese", "settings", HAND, *exact, "--plot", str(tmp_path / "e.svg")])
     with_errors, without = (figure.axes[0] for figure in drawn)
-    bars = bar_rects(with_errors)
-    assert len(bars) == 7 == len(report["settings"])
-    assert [bar.get_width() for bar in bars] == pytest.approx(
-        [s["mean"] for s in report["settings"]]
-    )
+    ((dots, _, (whiskers,)),) = with_errors.containers  # an errorbar: points, caps, bars
+    assert list(dots.get_xdata()) == pytest.approx([s["mean"] for s in report["settings"]])
+    assert list(dots.get_ydata()) == list(range(7))
+    assert len(whiskers.get_segments()) == 7
     first = report["settings"][0]
     assert labels_of(with_errors)[0] == " | ".join(
         " ".join(first[row]) for row in ("front", "middle", "back")
     )
-    (whiskers,) = bar_container(with_errors).errorbar.lines[2]
-    assert len(whiskers.get_segments()) == 7
-    assert len(bar_rects(without)) == 5 and bar_container(without).errorbar is None
+    assert with_errors.texts[0].get_text() == f"{first['mean']:+.4f} ± {first['stderr']:.4f}"
+    ((dots, _, bars),) = without.containers
+    assert len(dots.get_xdata()) == 5 and bars == ()  # exact points: no whiskers
     assert "points per deal (exact)" == without.get_xlabel()
     assert any(HAND in text for text in svg_texts(tmp_path / "e.svg"))
 
@@ -399,7 +398,10 @@ def test_matplotlib_loads_only_for_a_picture(tmp_path: Path) -> None:
     seen = [
         subprocess.run(
             [sys.executable, "-c", probe, *args],
-            capture_output=True, text=True, timeout=HANG, cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=HANG,
+            cwd=tmp_path,
         ).stdout.split()  # fmt: skip
         for args in (plain, refused, drawn)
     ]

@@ -14,37 +14,43 @@ MAX_BARS = 40  # settings drawn at most: past that, the labels no longer read
 
 @styled
 def settings_figure(
-    labels: Sequence[str], points: Sequence[float], errors: Sequence[float] | None, title: str
+    labels: Sequence[str],
+    points: Sequence[float],
+    errors: Sequence[float] | None,
+    shown: Sequence[str],
+    title: str,
 ) -> Figure:
-    """A bar per setting, best first, its points per deal and, when the points are a sample's
-    means, its standard error as a whisker."""
-    figure = new_figure(8.0, 1.2 + 0.27 * len(labels))
+    """A dot per setting, best at the top, at its points per deal and, when the points are a
+    sample's means, with its standard error as a whisker; ``shown`` is each one's points as the
+    table writes them.  The axis spans the points, not zero, so that close settings stay
+    apart."""
+    figure = new_figure(8.0, 1.6 + 0.27 * len(labels))
     ax = figure.add_subplot()
-    ys = range(len(labels))
-    bars = ax.barh(
-        ys,
+    ys = list(range(len(labels)))
+    ax.errorbar(
         points,
+        ys,
         xerr=errors,
-        height=0.65,
-        color=MIDDLE,
-        edgecolor="black",
-        linewidth=0.5,
-        error_kw={"ecolor": "black", "capsize": 2.5, "elinewidth": 0.8},
+        fmt="o",
+        color="black",
+        markersize=4.5,
+        capsize=3,
+        elinewidth=0.9,
     )
-    shown = [
-        f"{p:+.4f}" if errors is None else f"{p:+.4f} ± {e:.4f}"
-        for p, e in zip(points, errors or [0.0] * len(points), strict=True)
-    ]
-    ax.bar_label(bars, labels=shown, fontsize=7, padding=4)
-    ax.set_yticks(list(ys), labels, fontsize=7.5, family="monospace")
-    ax.invert_yaxis()
-    ax.axvline(0, color="black", linewidth=0.8)
-    low, high = ax.get_xlim()
-    ax.set_xlim(min(low, 0), high + (high - min(low, 0)) * 0.3)  # room for the figures
+    spread = [0.0] * len(points) if errors is None else list(errors)
+    for y, p, e, text in zip(ys, points, spread, shown, strict=True):
+        ax.annotate(text, (p + e, y), xytext=(6, 0), textcoords="offset points", va="center",
+                    fontsize=7)  # fmt: skip
+    low = min(p - e for p, e in zip(points, spread, strict=True))
+    high = max(p + e for p, e in zip(points, spread, strict=True))
+    margin = (high - low) * 0.1 or 0.5
+    ax.set_xlim(low - margin, high + (high - low + margin) * 0.5)  # room for the figures
+    ax.set_ylim(len(labels) - 0.5, -0.5)  # the best at the top
+    ax.set_yticks(ys, labels, fontsize=7.5, family="monospace")
     whiskers = "exact" if errors is None else "sample means; whiskers: 1 s.e."
     ax.set_xlabel(f"points per deal ({whiskers})")
     ax.set_ylabel("setting: front | middle | back")
-    ax.grid(axis="x")
+    ax.grid(axis="both")
     ax.set_title(title)
     return figure
 
