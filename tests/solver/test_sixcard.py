@@ -531,3 +531,15 @@ def test_cli_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> 
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith("error: ") and message in line
     assert "Traceback" not in result.output
+
+
+def test_simulation_running_means_are_prefix_means() -> None:
+    """The running mean after n rounds is the mean of the first n: at a chunk boundary it is
+    what a run of exactly n rounds (the same chunks, the same draws) ends with."""
+    result = simulate(T, SORTED, RANDOM, rounds=250_000, seed=5)
+    running = dict(result.running)
+    marks = [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 250_000]
+    assert list(running) == marks
+    for rounds in (100_000, 200_000):
+        assert running[rounds] == pytest.approx(simulate(T, SORTED, RANDOM, rounds, 5).mean)
+    assert running[250_000] == pytest.approx(result.mean)
