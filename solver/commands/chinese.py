@@ -297,12 +297,12 @@ def settings(
         "sampled": ranking.sampled,
         "against": against,
     }
+    if plot is not None:
+        _draw_settings(plot, ranking.top(top), notation, payload)
     if engine == Engine.cp_sat:
         _cp_sat(cards, scenarios, scoring, table, ranking, seed, notation, payload, json_output)
         return
     shown = ranking.top(None if every else top)
-    if plot is not None:
-        _draw_settings(plot, ranking.top(top), notation, payload)
     payload["ties_with_best"] = ranking.ties_with_best
     payload["settings"] = [_entry_json(entry, notation) for entry in shown]
     if json_output:

@@ -406,3 +406,16 @@ def test_matplotlib_loads_only_for_a_picture(tmp_path: Path) -> None:
         for args in (plain, refused, drawn)
     ]
     assert seen == [["0", "False"], ["2", "False"], ["0", "True"]]
+
+
+def test_chinese_settings_draws_with_cp_sat_too(drawn: list[Figure], tmp_path: Path) -> None:
+    args = ["chinese", "settings", HAND, "--vs-setting", SETTING, "--engine", "cp-sat"]
+    run([*args, "--top", "4", "--plot", str(tmp_path / "c.png")])
+    ((dots, _, _),) = drawn[0].axes[0].containers
+    assert len(dots.get_xdata()) == 4
+
+
+def test_one_hand_has_no_standard_error(drawn: list[Figure], tmp_path: Path) -> None:
+    run(["chinese", "study", "--hands", "1", "--samples", "10", "--plot", str(tmp_path / "g.svg")])
+    (label,) = [text.get_text() for text in drawn[0].axes[0].get_legend().get_texts()]
+    assert label.startswith("mean ") and "nan" not in label and "s.e." not in label

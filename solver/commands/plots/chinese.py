@@ -3,6 +3,7 @@ distribution of the best response's gain (``chinese study --plot``)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from matplotlib.figure import Figure
@@ -72,13 +73,13 @@ def gain_figure(gains: Sequence[float], mean: float, stderr: float, title: str) 
         color="black",
         linestyle="--",
         linewidth=1.2,
-        label=f"mean {mean:+.4f} ± {stderr:.4f} (1 s.e.)",
+        label=f"mean {mean:+.4f}" + (f" ± {stderr:.4f} (1 s.e.)" if math.isfinite(stderr) else ""),
     )
     ax.axvline(0, color="black", linewidth=0.6)
     ax.set_xlabel("gain of the best response per hand (points per deal)")
     ax.set_ylabel(f"share of the {len(values):,} hands (%)")
     percent_axis(ax.yaxis)
     ax.grid(axis="y")
-    ax.legend(loc="upper right", frameon=False)
+    ax.legend(loc="best", frameon=False)
     ax.set_title(title)
     return figure
