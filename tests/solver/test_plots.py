@@ -96,7 +96,7 @@ def test_big2_stats_every_bin_shares_and_the_mean(drawn: list[Figure], tmp_path:
     (mean_line,) = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
     assert mean_line.get_xdata()[0] == pytest.approx(report["mean"])
     texts = svg_texts(picture)
-    assert "Fewest plays over 12 random 13-card hands (seed 1)" in texts
+    assert "Fewest plays over 12 random 13-card hands (seed 1; seed rules)" in texts
     assert "share of hands (%)" in texts and "0.0%" in texts
     assert any("(plays)" in text for text in texts)
     assert table.read_text().count("\n") == len(counts) + 1
@@ -259,11 +259,27 @@ def test_same_input_same_bytes(suffix: str, tmp_path: Path) -> None:
 def test_a_figure_saved_twice_is_the_same(tmp_path: Path) -> None:
     from handsolver.solver.commands.plots.big2 import fewest_plays_figure
 
-    figure = fewest_plays_figure({4: 2, 6: 1}, "t")
+    figure = fewest_plays_figure({"seed": {4: 2, 6: 1}}, "t")
     for fmt in ("svg", "png", "pdf"):
         assert figures.picture_bytes(figure, fmt) == figures.picture_bytes(
-            fewest_plays_figure({4: 2, 6: 1}, "t"), fmt
+            fewest_plays_figure({"seed": {4: 2, 6: 1}}, "t"), fmt
         )
+
+
+def test_big2_stats_profiles_side_by_side(drawn: list[Figure], tmp_path: Path) -> None:
+    args = ["big2", "stats", "--deals", "30", "--seed", "2", "--rules", "seed", "--rules", "taiwan"]
+    report = json.loads(run([*args, "--json", "--plot", str(tmp_path / "rules.svg")]))
+    ax = drawn[0].axes[0]
+    seed_bars, taiwan_bars = (c for c in ax.containers if hasattr(c, "patches"))
+    seen = {int(p) for profile in report["profiles"] for p in profile["histogram"]}
+    counts = range(min(seen), max(seen) + 1)
+    assert len(seed_bars.patches) == len(taiwan_bars.patches) == len(counts)
+    for profile, bars in zip(report["profiles"], (seed_bars, taiwan_bars), strict=True):
+        heights = [bar.get_height() * 30 for bar in bars.patches]
+        assert heights == pytest.approx([profile["histogram"].get(str(p), 0) for p in counts])
+    assert seed_bars.patches[0].get_hatch() != taiwan_bars.patches[0].get_hatch()  # greyscale
+    means = sorted(line.get_xdata()[0] for line in ax.get_lines())
+    assert means == pytest.approx(sorted(p["mean"] for p in report["profiles"]))
 
 
 def test_pictures_stay_small(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from handsolver.solver.commands.plots.figures import (
     new_figure,
     percent_axis,
     styled,
+    wrapped,
 )
 
 # Each series' bars and mean line, apart in greyscale: fill, hatching, line style.
@@ -34,7 +35,7 @@ def fewest_plays_figure(series: Mapping[str, Mapping[int, int]], title: str) -> 
     seen = {plays for histogram in series.values() for plays in histogram}
     counts = list(range(min(seen), max(seen) + 1))
     width = 0.8 / len(series)
-    figure = new_figure(6.4, 3.6)
+    figure = new_figure(6.4 if len(series) == 1 else 8.0, 3.6)
     ax = figure.add_subplot()
     highest = 0.0
     for index, (name, histogram) in enumerate(series.items()):
@@ -65,6 +66,9 @@ def fewest_plays_figure(series: Mapping[str, Mapping[int, int]], title: str) -> 
     percent_axis(ax.yaxis)
     ax.set_ylim(0, highest * 1.15)
     ax.grid(axis="y")
-    ax.legend(loc="upper right", frameon=False, fontsize=8)
-    ax.set_title(title)
+    if len(series) == 1:
+        ax.legend(loc="upper right", frameon=False, fontsize=8)
+    else:  # beside the bars, which fill the axes
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False, fontsize=8)
+    ax.set_title(wrapped(title))
     return figure

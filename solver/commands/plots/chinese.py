@@ -8,7 +8,13 @@ from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from handsolver.solver.commands.plots.figures import MIDDLE, new_figure, percent_axis, styled
+from handsolver.solver.commands.plots.figures import (
+    MIDDLE,
+    new_figure,
+    percent_axis,
+    styled,
+    wrapped,
+)
 
 MAX_BARS = 40  # settings drawn at most: past that, the labels no longer read
 
@@ -52,7 +58,7 @@ def settings_figure(
     ax.set_xlabel(f"points per deal ({whiskers})")
     ax.set_ylabel("setting: front | middle | back")
     ax.grid(axis="both")
-    ax.set_title(title)
+    ax.set_title(wrapped(title))
     return figure
 
 
@@ -81,5 +87,5 @@ def gain_figure(gains: Sequence[float], mean: float, stderr: float, title: str) 
     percent_axis(ax.yaxis)
     ax.grid(axis="y")
     ax.legend(loc="best", frameon=False)
-    ax.set_title(title)
+    ax.set_title(wrapped(title))
     return figure

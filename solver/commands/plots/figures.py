@@ -98,6 +98,17 @@ def save(figure: Figure, path: Path) -> None:
     write_atomic(path, picture_bytes(figure, plot_format(path)))
 
 
+def wrapped(title: str, width: int = 72) -> str:
+    """``title`` broken into lines of at most ``width`` characters (a long input would
+    otherwise run off the picture); its own line breaks are kept."""
+    import textwrap
+
+    return "\n".join(
+        "\n".join(textwrap.wrap(line, width, break_on_hyphens=False) or [""])
+        for line in title.splitlines()
+    )
+
+
 def percent_axis(axis: Any) -> None:
     """Label the ticks of ``axis`` (an x or y axis holding shares 0..1) as percentages."""
     from matplotlib.ticker import PercentFormatter

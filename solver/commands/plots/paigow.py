@@ -20,6 +20,7 @@ from handsolver.solver.commands.plots.figures import (
     new_figure,
     percent_axis,
     styled,
+    wrapped,
 )
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ def settings_figure(settings: Sequence[SettingBar], title: str) -> Figure:
     ax.grid(axis="x")
     handles = [Patch(facecolor=f, hatch=h, label=n, **_EDGE) for n, f, h in _PARTS]
     ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0, 1), ncols=3, frameon=False)
-    figure.suptitle(title, fontsize="medium")
+    figure.suptitle(wrapped(title, 90), fontsize="medium")
     return figure
 
 
@@ -137,7 +138,7 @@ def gain_by_type_figure(rows: Iterable[tuple[str, float]], title: str) -> Figure
     ax.set_xlabel("mean gain of best play over the house way (% of the bet; bars: 1 s.e.)")
     ax.set_ylabel("hand type (hands)")
     ax.grid(axis="x")
-    ax.set_title(title)
+    ax.set_title(wrapped(title))
     return figure
 
 

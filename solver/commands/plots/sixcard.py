@@ -16,6 +16,7 @@ from handsolver.solver.commands.plots.figures import (
     new_figure,
     percent_axis,
     styled,
+    wrapped,
 )
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ def strategy_figure(rows: Sequence[HandPlays], title: str) -> Figure:
         frameon=False,
         fontsize=7,
     )
-    ax.set_title(title, pad=16)
+    ax.set_title(wrapped(title, 84), pad=16)
     return figure
 
 
@@ -128,5 +129,5 @@ def simulation_figure(result: Simulation, exact: float, title: str) -> Figure:
     ax.set_ylabel("mean score so far (% of rounds won; draws half)")
     percent_axis(ax.yaxis)
     ax.legend(loc="upper right", frameon=False, fontsize=8)
-    ax.set_title(title)
+    ax.set_title(wrapped(title))
     return figure
