@@ -1,0 +1,217 @@
+"""Win, tie and loss after the draws, and the best discard: exact where it can be counted.
+
+Exact (every card sequence counted, fractions): heads-up, one draw left, both hands known.
+Otherwise a Monte Carlo estimate with standard errors (see :mod:`.montecarlo`).
+
+>>> from handsolver.models.badugi_draw import parse_situation
+>>> answer = draw_equity(parse_situation(["Ac 2d 3h Ks", "5c 6d 7h 8h"]))
+>>> answer.exact, answer.sequences, answer.players[0].win, answer.players[0].equity
+(True, 1892, Fraction(775, 946), Fraction(775, 946))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TypeVar
+
+from handsolver.models.badugi import HAND_SIZE
+from handsolver.models.badugi_draw import DrawRule, Situation, kept_cards
+from handsolver.models.cards import Card
+from handsolver.solver.badugi.exact import Counts, one_draw_counts
+from handsolver.solver.badugi.montecarlo import Tally, chunks, sample_chunk
+
+T = TypeVar("T")
+Progress = Callable[[Iterable[T], int, str], Iterable[T]]
+Number = Fraction | float
+
+DEFAULT_SAMPLES = 200_000
+DEFAULT_SEED = 1
+
+
+@dataclass(frozen=True)
+class Share:
+    """One player's result: win (alone), tie (sharing the best hand), loss, and equity (the
+    pot share: ties split).  Exact fractions, or estimates with their standard errors."""
+
+    win: Number
+    tie: Number
+    loss: Number
+    equity: Number
+    stderr: dict[str, float] | None = None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The result of :func:`draw_equity`: how it was found, and each player's share."""
+
+    draws: int
+    exact: bool
+    players: tuple[Share, ...]
+    sequences: int | None = None  # card sequences counted (exact)
+    samples: int | None = None  # shuffles played (estimate)
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One keep/throw choice of the first player on this draw, and its equity."""
+
+    keep: tuple[Card, ...]
+    equity: Number
+    cost: Number  # equity given up against the best choice
+    default: bool  # the choice the default rule ("best") makes
+    stderr: float | None = None
+    cost_stderr: float | None = None
+
+
+def is_exact(spot: Situation) -> bool:
+    """Whether the spot is counted exactly: heads-up, one draw left, both hands known."""
+    return len(spot.hands) == 2 and spot.draws == 1 and None not in spot.hands
+
+
+def _keep(spot: Situation, player: int) -> tuple[Card, ...]:
+    hand = spot.hands[player]
+    assert hand is not None
+    return kept_cards(spot.rules[player], hand, 0)
+
+
+def exact_counts(spot: Situation, first_keep: tuple[Card, ...] | None = None) -> Counts:
+    """The first player's exact counts (heads-up, one draw, known hands)."""
+    keep_a = _keep(spot, 0) if first_keep is None else first_keep
+    keep_b = _keep(spot, 1)
+    return one_draw_counts(
+        spot.stub, keep_a, HAND_SIZE - len(keep_a), keep_b, HAND_SIZE - len(keep_b)
+    )
+
+
+def _exact_share(counts: Counts) -> Share:
+    total = counts.total
+    return Share(
+        Fraction(counts.win, total),
+        Fraction(counts.tie, total),
+        Fraction(counts.loss, total),
+        Fraction(2 * counts.win + counts.tie, 2 * total),
+    )
+
+
+def _run(
+    jobs: list[T],
+    function: Callable[[T], Tally],
+    workers: int,
+    scheduler: str | None,
+    progress: Progress[Tally] | None,
+) -> Tally:
+    from handsolver.solver.batch import run_batch
+
+    results: Iterable[Tally] = run_batch(function, jobs, workers=workers, scheduler=scheduler)
+    if progress is not None:
+        results = progress(results, len(jobs), "samples")
+    total: Tally | None = None
+    for tally in results:
+        total = tally if total is None else total + tally
+    assert total is not None
+    return total
+
+
+def draw_equity(
+    spot: Situation,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Progress[Tally] | None = None,
+    estimate: bool = False,
+) -> Answer:
+    """Each player's win, tie, loss and equity after the draws left (``estimate``: sample even
+    where the answer could be counted, to compare the two)."""
+    if is_exact(spot) and not estimate:
+        counts = exact_counts(spot)
+        return Answer(
+            spot.draws,
+            True,
+            (_exact_share(counts), _exact_share(counts.swapped())),
+            sequences=counts.total,
+        )
+    tally = _run(chunks(spot, samples, seed), sample_chunk, workers, scheduler, progress)
+    shares = []
+    for player in range(len(spot.hands)):
+        win, tie = tally.win[player], tally.tie[player]
+        loss = tally.samples - win - tie
+        shares.append(
+            Share(
+                win / tally.samples,
+                tie / tally.samples,
+                loss / tally.samples,
+                tally.equity(player),
+                {
+                    "win": tally.share_stderr(win),
+                    "tie": tally.share_stderr(tie),
+                    "loss": tally.share_stderr(loss),
+                    "equity": tally.stderr(player),
+                },
+            )
+        )
+    return Answer(spot.draws, False, tuple(shares), samples=tally.samples, seed=seed)
+
+
+def keep_choices(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
+    """The 16 keep/throw choices of a 4-card hand, from keeping all to throwing all."""
+    return [
+        tuple(card for i, card in enumerate(hand) if mask >> i & 1)
+        for mask in range(2**HAND_SIZE - 1, -1, -1)
+    ]
+
+
+def best_discard(
+    spot: Situation,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Progress[Tally] | None = None,
+    estimate: bool = False,
+) -> list[Discard]:
+    """Every keep/throw choice of the first player on this draw, best first, against the
+    others' rules (later draws follow the first player's own rule).
+
+    >>> from handsolver.models.badugi_draw import parse_situation
+    >>> table = best_discard(parse_situation(["Ac 2d 3h Ks", "5c 6d 7h 8h"]))
+    >>> [(len(row.keep), row.default) for row in table[:2]], table[0].cost
+    ([(3, True), (2, False)], Fraction(0, 1))
+    """
+    hand = spot.hands[0]
+    if hand is None:
+        raise ValueError("the best discard needs the first player's hand")
+    choices = keep_choices(hand)
+    default = kept_cards(DrawRule(), hand, 0)
+    rows: list[tuple[tuple[Card, ...], Number, float | None, int]] = []
+    if is_exact(spot) and not estimate:
+        for keep in choices:
+            rows.append((keep, _exact_share(exact_counts(spot, keep)).equity, None, 0))
+        best = max(equity for _, equity, _, _ in rows)
+        table = [
+            Discard(keep, equity, best - equity, set(keep) == set(default))
+            for keep, equity, _, _ in rows
+        ]
+    else:
+        masks = tuple(sum(1 << i for i, card in enumerate(hand) if card in keep) for keep in choices)
+        tally = _run(chunks(spot, samples, seed, masks), sample_chunk, workers, scheduler, progress)
+        top = max(range(len(choices)), key=tally.equity)
+        table = [
+            Discard(
+                keep,
+                tally.equity(row),
+                tally.equity(top) - tally.equity(row),
+                set(keep) == set(default),
+                tally.stderr(row),
+                tally.stderr(top, row),
+            )
+            for row, keep in enumerate(choices)
+        ]
+    order = {keep: index for index, keep in enumerate(choices)}
+    return sorted(table, key=lambda row: (-row.equity, HAND_SIZE - len(row.keep), order[row.keep]))
+
