@@ -260,6 +260,24 @@ class Situation:
         return UNKNOWN if hand is None else self.notation.format_cards(hand)
 
 
+def _unknowns(text: str) -> list[str]:
+    """A hand's text with each ``?`` split off as a hand of its own: ``"3c 2s 4d Kh ?"`` is
+    two hands."""
+    out: list[str] = []
+    words: list[str] = []
+    for word in text.split():
+        if word == UNKNOWN:
+            if words:
+                out.append(" ".join(words))
+                words = []
+            out.append(UNKNOWN)
+        else:
+            words.append(word)
+    if words or not out:
+        out.append(" ".join(words))
+    return out
+
+
 def parse_situation(
     hand_texts: Sequence[str],
     *,
@@ -284,7 +302,7 @@ def parse_situation(
     """
     from handsolver.models.cards import split_hands
 
-    texts = [part.strip() for text in hand_texts for part in split_hands(text)]
+    texts = [hand for text in hand_texts for part in split_hands(text) for hand in _unknowns(part)]
     if not any(texts):
         raise CardParseError("no cards given")
     if len(texts) < 2:
@@ -339,10 +357,70 @@ def parse_situation(
     return spot
 
 
+LINE_OPTIONS = ("--draws", "--dead", "--rule", "--keep")
+
+
+def parse_situation_line(line: str) -> Situation:
+    """A situation written on one line as on the command line: hands, then ``--draws N``,
+    ``--dead CARDS``, ``--rule SPEC`` (repeated, in seat order) and ``--keep CARDS``.
+
+    >>> spot = parse_situation_line("3c 2s 4d Kh | ? --draws 2 --rule 'break:8' --dead 'Ah Ad'")
+    >>> spot.draws, spot.rules[0].spec, len(spot.dead)
+    (2, 'break:8', 2)
+    >>> parse_situation_line("3c 2s 4d Kh | ? --draws 9")
+    Traceback (most recent call last):
+    ...
+    handsolver.models.cards.InputError: bad --draws '9': give 1 to 3
+
+    :raises InputError: naming the bad token.
+    """
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError as error:
+        raise InputError(f"cannot read {line.strip()!r}: {error}") from None
+    hands: list[str] = []
+    values: dict[str, list[str]] = {name: [] for name in LINE_OPTIONS}
+    position = 0
+    while position < len(words):
+        word = words[position]
+        name, equals, value = word.partition("=")
+        if name in LINE_OPTIONS:
+            if not equals:
+                if position + 1 >= len(words):
+                    raise InputError(f"option {word!r} needs a value")
+                position += 1
+                value = words[position]
+            values[name].append(value)
+        elif word.startswith("--"):
+            raise InputError(f"unknown option {word!r} (known: {', '.join(LINE_OPTIONS)})")
+        else:
+            hands.append(word)
+        position += 1
+    for name in ("--draws", "--dead", "--keep"):
+        if len(values[name]) > 1:
+            raise InputError(f"option {name} is given twice")
+    draws = 1
+    if values["--draws"]:
+        text = values["--draws"][0]
+        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_DRAWS):
+            raise InputError(f"bad --draws {text!r}: give 1 to {MAX_DRAWS}")
+        draws = int(text)
+    return parse_situation(
+        [" ".join(hands)],
+        draws=draws,
+        dead=" ".join(values["--dead"]),
+        rules=values["--rule"],
+        keep=values["--keep"][0] if values["--keep"] else None,
+    )
+
+
 __all__ = [
     "Situation",
     "UNKNOWN",
     "parse_situation",
+    "parse_situation_line",
     "DEFAULT_RULE",
     "DrawRule",
     "MAX_DRAWS",

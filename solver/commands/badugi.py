@@ -1,7 +1,8 @@
 """``handsolver badugi``: who wins a Badugi showdown, and how strong each hand is.
 
 ``badugi HAND...`` judges one deal (the ``showdown`` command); ``badugi batch FILE`` judges one
-deal a line and prints JSON lines.
+deal a line and prints JSON lines; ``badugi draw`` and ``badugi draw-batch`` (in
+:mod:`.badugi_draw`) answer the draws.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from handsolver.solver.commands.badugi_draw import add_draw_commands
 from handsolver.solver.commands.deal_batch import run_deal_batch
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.groups import default_group
@@ -30,10 +32,12 @@ badugi_app = typer.Typer(
     cls=default_group("showdown"),
     name="badugi",
     rich_markup_mode=None,
-    subcommand_metavar="HAND... | batch FILE",
+    subcommand_metavar="HAND... | batch FILE | draw HAND... | draw-batch FILE",
     help="Judge a Badugi showdown (ace low; distinct ranks and suits play; more cards win).\n\n"
     "'badugi HAND...' judges one deal (the 'showdown' command); 'badugi batch FILE' one "
-    'deal a line.\n\nExample: handsolver badugi "3c 2s 4d Ah" "As 3h 2d 4h"',
+    "deal a line; 'badugi draw HAND... --draws N' the win, tie and loss after the draws and "
+    "the best discard; 'badugi draw-batch FILE' one such spot a line."
+    '\n\nExample: handsolver badugi "3c 2s 4d Ah" "As 3h 2d 4h"',
 )
 
 HandsArgument = Annotated[
@@ -151,6 +155,9 @@ def batch(
     Example: handsolver badugi batch deals.txt --workers 2
     """
     run_deal_batch(file, parse_badugi_deal, _judge_line, workers=workers, scheduler=scheduler)
+
+
+add_draw_commands(badugi_app)
 
 
 def register(app: typer.Typer) -> None:
