@@ -351,8 +351,8 @@ def parse_situation(
     need, left = spot.cards_needed(), len(spot.stub)
     if need > left:
         raise InputError(
-            f"too few cards: {left} left in the stub, and the deal and draws may need {need}"
-            + (f" (dead cards {dead.strip()!r})" if dead.strip() else "")
+            f"too few cards: {left} left after the hands and {len(dead_cards)} dead cards, "
+            f"and the deal and draws may need {need} (no reshuffle of discards)"
         )
     return spot
 

@@ -1,0 +1,248 @@
+"""The draw engines against an independent brute force that plays every card sequence.
+
+The brute force judges hands and chooses the kept cards straight from the rules (every subset of
+the hand), deals unknown hands and draws in seat order by enumerating every subset of the stub,
+and weighs each branch by its probability, ``1 / C(m, k)`` for ``k`` cards out of ``m``: the
+answer is a probability, whatever the number of branches below each choice.  Reduced decks are
+made with dead cards: every card of the ranks left out is dead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+
+import pytest
+
+from handsolver.models.badugi_draw import Situation, parse_situation
+from handsolver.models.cards import STANDARD, Card
+from handsolver.solver.badugi.equity import best_discard, draw_equity, is_exact, keep_choices
+
+# --- the brute force --------------------------------------------------------------------------
+
+LOW = "A23456789TJQK"
+
+
+def low_rank(card: Card) -> int:
+    return (card // 4 + 1) % 13  # ace low: A=0 .. K=12
+
+
+def value(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
+    """Greater is better: the most cards of distinct ranks and suits, then the lowest ranks."""
+    return max(_candidates(cards))[0]
+
+
+def _candidates(cards: Sequence[Card]) -> list[tuple[tuple[int, tuple[int, ...]], tuple[int, ...]]]:
+    out = []
+    for n in range(1, len(cards) + 1):
+        for subset in combinations(cards, n):
+            ranks = [low_rank(c) for c in subset]
+            if len(set(ranks)) == n and len({c % 4 for c in subset}) == n:
+                out.append(((n, tuple(-r for r in sorted(ranks, reverse=True))), subset))
+    return out
+
+
+def played(cards: Sequence[Card]) -> set[Card]:
+    """The played sub-hand; between equal values, the one whose cards (by rank, then suit
+    c<d<h<s) are lowest from the top down, as ``played_cards`` documents."""
+    candidates = _candidates(cards)
+    best = max(v for v, _ in candidates)
+    order = {c: low_rank(c) * 4 + c % 4 for c in cards}
+    return set(
+        min(
+            (s for v, s in candidates if v == best),
+            key=lambda s: sorted((order[c] for c in s), reverse=True),
+        )
+    )
+
+
+def keep(spec: str, hand: Sequence[Card], draw: int) -> set[Card]:
+    """The kept cards, from the rule's words."""
+    name, _, arg = spec.partition(":")
+    if name == "pat" and not arg:
+        return set(hand)
+    if name == "keep" and draw == 0:
+        wanted = {STANDARD.format(c) for c in hand} & set(arg.split())
+        return {c for c in hand if STANDARD.format(c) in wanted}
+    kept = played(hand)
+    if name in ("break", "pat") and arg and len(kept) == 4:
+        ranks = sorted((low_rank(c) for c in hand), reverse=True)
+        limit = [LOW.index(r) for r in arg.split("-")]
+        if ranks[: len(limit)] > limit:
+            kept -= {max(hand, key=low_rank)}
+    return kept
+
+
+def brute(spot: Situation) -> list[tuple[Fraction, Fraction, Fraction]]:
+    """Each player's (win, tie, equity) probabilities over every card sequence."""
+    players = len(spot.hands)
+    specs = [rule.spec for rule in spot.rules]
+    totals = [[Fraction(0)] * 3 for _ in range(players)]
+
+    def showdown(hands: list[tuple[Card, ...]], p: Fraction) -> None:
+        values = [value(h) for h in hands]
+        best = max(values)
+        tied = values.count(best)
+        for i, v in enumerate(values):
+            if v == best:
+                totals[i][0 if tied == 1 else 1] += p
+                totals[i][2] += p / tied
+
+    def play(hands: list[tuple[Card, ...]], stub: tuple[Card, ...], turn: int, p: Fraction) -> None:
+        draw, player = divmod(turn, players)
+        if draw == spot.draws:
+            showdown(hands, p)
+            return
+        kept = keep(specs[player], hands[player], draw)
+        need = 4 - len(kept)
+        weight = p / comb(len(stub), need)
+        for cards in combinations(stub, need):
+            new = list(hands)
+            new[player] = tuple(c for c in hands[player] if c in kept) + cards
+            play(new, tuple(c for c in stub if c not in cards), turn + 1, weight)
+
+    def deal(hands: list[tuple[Card, ...] | None], stub: tuple[Card, ...], p: Fraction) -> None:
+        if None not in hands:
+            play(list(hands), stub, 0, p)  # type: ignore[arg-type]
+            return
+        i = hands.index(None)
+        weight = p / comb(len(stub), 4)
+        for cards in combinations(stub, 4):
+            new = list(hands)
+            new[i] = cards
+            deal(new, tuple(c for c in stub if c not in cards), weight)
+
+    deal(list(spot.hands), spot.stub, Fraction(1))
+    return [tuple(row) for row in totals]  # type: ignore[misc]
+
+
+def reduced(ranks: str, hands: list[str], **options: object) -> Situation:
+    """A spot on a deck of only ``ranks`` (all four suits): the other ranks are dead."""
+    dead = " ".join(r + s for r in "A23456789TJQK" if r not in ranks for s in "cdhs")
+    extra = str(options.pop("dead", ""))
+    return parse_situation(hands, dead=f"{dead} {extra}", **options)  # type: ignore[arg-type]
+
+
+# --- exact counts against the brute force -----------------------------------------------------
+
+ONE_DRAW = [
+    # reduced decks, every kind of rule, draws of one to four cards, pat hands, ties
+    ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {}),
+    ("A23456", ["Ac 2c 3c 4c", "5d 6d 5h 6h"], {}),
+    ("A23456", ["Ac 2d 3h 4s", "5c 6c 5d 6d"], {"rules": ["best", "keep:"]}),  # pat vs four
+    ("A2345", ["Ac 2d 3h 4s", "Ad 2c 3s 4h"], {}),  # two pat number ones: always a tie
+    ("A23456", ["Ac 2d 3h 6s", "4c 5d 2h 2s"], {"rules": ["break:5"]}),
+    ("A23456", ["Ac 2d 3h 6s", "4c 5d 2h 2s"], {"rules": ["pat:6-3", "pat"]}),
+    ("A23456", ["Ac 2d 3h 6s", "4c 5d 2h 2s"], {"keep": "Ac 6s", "dead": "5h"}),
+    # the full deck, small draws
+    ("A23456789TJQK", ["Ac 2d 3h Kh", "5c 6d 7h 8h"], {}),
+    ("A23456789TJQK", ["Ac 2d 3h Kh", "5c 6d 7c 8c"], {"dead": "4s 4c"}),
+]
+
+
+@pytest.mark.parametrize(("ranks", "hands", "options"), ONE_DRAW)
+def test_one_draw_exact_equals_the_brute_force(
+    ranks: str, hands: list[str], options: dict[str, object]
+) -> None:
+    spot = reduced(ranks, hands, **options)
+    assert is_exact(spot)
+    answer = draw_equity(spot)
+    expected = brute(spot)
+    for share, (win, tie, equity) in zip(answer.players, expected, strict=True):
+        assert (share.win, share.tie, share.equity) == (win, tie, equity)
+        assert share.win + share.tie + share.loss == 1
+
+
+def test_sequence_count_is_every_pair_of_draws() -> None:
+    spot = parse_situation(["Ac 2d 3h Kh", "5c 6d 7c 8c"])
+    assert draw_equity(spot).sequences == comb(44, 1) * comb(43, 2)
+
+
+def test_discard_table_equals_the_brute_force_for_every_choice() -> None:
+    spot = reduced("A23456", ["Ac 2d 5h 5s", "4c 3d 2h 2s"])
+    table = best_discard(spot)
+    assert len(table) == 16 and len({row.keep for row in table}) == 16
+    assert [row.equity for row in table] == sorted((row.equity for row in table), reverse=True)
+    hand = spot.hands[0]
+    assert hand is not None
+    for row in table:
+        spec = "keep:" + " ".join(STANDARD.format(c) for c in row.keep)
+        forced = parse_situation(
+            [STANDARD.format_cards(h or ()) for h in spot.hands],
+            dead=STANDARD.format_cards(spot.dead),
+            rules=[spec],
+        )
+        assert row.equity == brute(forced)[0][2]
+        assert row.cost == table[0].equity - row.equity
+    assert sum(row.default for row in table) == 1
+    assert {c for c in next(r for r in table if r.default).keep} == played(hand)
+
+
+# --- estimates against exact answers ----------------------------------------------------------
+
+
+def _close(estimate: float, exact: Fraction, stderr: float) -> bool:
+    return abs(estimate - float(exact)) <= 5 * stderr + 1e-12
+
+
+@pytest.mark.parametrize(("ranks", "hands", "options"), ONE_DRAW[4:9])
+def test_one_draw_estimate_agrees_with_the_exact_answer(
+    ranks: str, hands: list[str], options: dict[str, object]
+) -> None:
+    spot = reduced(ranks, hands, **options)
+    exact = draw_equity(spot)
+    estimate = draw_equity(spot, samples=40_000, seed=7, estimate=True)
+    assert not estimate.exact and estimate.samples == 40_000
+    for guess, share in zip(estimate.players, exact.players, strict=True):
+        assert guess.stderr is not None
+        assert _close(float(guess.win), Fraction(share.win), guess.stderr["win"])
+        assert _close(float(guess.equity), Fraction(share.equity), guess.stderr["equity"])
+
+
+def test_one_draw_discard_estimates_agree_with_the_exact_table() -> None:
+    spot = reduced("A23456", ["Ac 2d 5h 5s", "4c 3d 2h 2s"])
+    exact = {row.keep: row.equity for row in best_discard(spot)}
+    for row in best_discard(spot, samples=20_000, seed=3, estimate=True):
+        assert row.stderr is not None
+        assert _close(float(row.equity), Fraction(exact[row.keep]), row.stderr)
+
+
+TWO_DRAWS = [
+    ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2}),
+    ("A2345", ["Ac 2d 3h 4s", "4c 5d 2h 2s"], {"draws": 2, "rules": ["break:3"]}),
+    ("A234", ["Ac 2d 3h 3c", "?"], {}),  # an unknown opponent, one draw
+    ("A2345", ["Ac 2d 3h 3c", "4c 5d 5h 2s", "?"], {"rules": ["best", "best", "pat"]}),
+]
+
+
+@pytest.mark.parametrize(("ranks", "hands", "options"), TWO_DRAWS)
+def test_estimates_agree_with_the_brute_force_where_nothing_is_counted(
+    ranks: str, hands: list[str], options: dict[str, object]
+) -> None:
+    spot = reduced(ranks, hands, **options)
+    assert not is_exact(spot)
+    estimate = draw_equity(spot, samples=30_000, seed=11)
+    for guess, (win, tie, equity) in zip(estimate.players, brute(spot), strict=True):
+        assert guess.stderr is not None
+        assert _close(float(guess.win), win, guess.stderr["win"])
+        assert _close(float(guess.tie), tie, guess.stderr["tie"] + 1e-3 * (tie == 0))
+        assert _close(float(guess.equity), equity, guess.stderr["equity"])
+
+
+def test_estimates_do_not_depend_on_the_workers() -> None:
+    spot = parse_situation(["Ac 2d 3h Kh", "?", "?"], draws=3)
+    one = draw_equity(spot, samples=60_000, seed=5)
+    two = draw_equity(spot, samples=60_000, seed=5, workers=2)
+    assert one == two
+    assert draw_equity(spot, samples=60_000, seed=6) != one
+
+
+def test_common_random_numbers_make_differences_sharper_than_equities() -> None:
+    spot = parse_situation(["Ac 2d 3h Kh", "?"], draws=2)
+    table = best_discard(spot, samples=25_000, seed=2)
+    second = table[1]
+    assert second.cost_stderr is not None and second.stderr is not None
+    assert second.cost_stderr < second.stderr * 1.5
+    assert all(row.keep in keep_choices(spot.hands[0] or ()) for row in table)
