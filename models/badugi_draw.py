@@ -20,10 +20,10 @@ A rule is written as a short spec and parsed once at the edge:
 '5d 3h As'
 >>> STANDARD.format_cards(kept_cards(parse_rule("keep:As 3h"), hand, 0))
 '3h As'
->>> parse_rule("keep:As 3h").check_hand(parse_cards("9c 5d 3c Kh"), STANDARD)
+>>> parse_rule("keep:As").check_hand(parse_cards("9c 5d 3c Kh"), STANDARD)
 Traceback (most recent call last):
 ...
-handsolver.models.cards.InputError: rule 'keep:As 3h' keeps 'As', which is not in the hand '9c 5d 3c Kh'
+handsolver.models.cards.InputError: rule 'keep:As' keeps 'As', not in the hand '9c 5d 3c Kh'
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class DrawRule:
         for card in self.cards:
             if card not in hand:
                 raise InputError(
-                    f"rule {self.spec!r} keeps {notation.format(card)!r}, which is not in the "
+                    f"rule {self.spec!r} keeps {notation.format(card)!r}, not in the "
                     f"hand {notation.format_cards(hand)!r}"
                 )
 
@@ -95,7 +95,7 @@ def parse_rule(text: str) -> DrawRule:
     >>> parse_rule("fold")
     Traceback (most recent call last):
     ...
-    handsolver.models.cards.InputError: unknown draw rule 'fold' (best, pat, keep:CARDS, break:LIMIT, pat:LIMIT)
+    handsolver.models.cards.InputError: unknown draw rule 'fold' (best, pat, keep:, break:, pat:)
 
     :raises InputError: an unknown rule, a bad card or a bad limit, naming it.
     """
@@ -117,9 +117,7 @@ def parse_rule(text: str) -> DrawRule:
     if sep and name in ("break", "pat"):
         limit = parse_limit(arg)
         return DrawRule(kind="break", limit=limit, spec=f"{name}:{arg.strip()}")
-    raise InputError(
-        f"unknown draw rule {spec!r} (best, pat, keep:CARDS, break:LIMIT, pat:LIMIT)"
-    )
+    raise InputError(f"unknown draw rule {spec!r} (best, pat, keep:, break:, pat:)")
 
 
 def parse_limit(text: str) -> tuple[int, ...]:
@@ -149,7 +147,8 @@ def limit_key(limit: Sequence[int]) -> int:
     under ``break:LIMIT`` exactly when its key is at least this.
 
     >>> from handsolver.models.cards import parse_cards
-    >>> badugi_key(parse_cards("8c 5d 3h As")) >= limit_key((7, 4)) > badugi_key(parse_cards("8c 6d 3h As"))
+    >>> eight_five, eight_six = parse_cards("8c 5d 3h As"), parse_cards("8c 6d 3h As")
+    >>> badugi_key(eight_five) >= limit_key((7, 4)) > badugi_key(eight_six)
     True
     """
     key = HAND_SIZE << 16
@@ -305,8 +304,6 @@ def parse_situation(
     texts = [hand for text in hand_texts for part in split_hands(text) for hand in _unknowns(part)]
     if not any(texts):
         raise CardParseError("no cards given")
-    if len(texts) < 2:
-        raise InputError(f"need at least 2 hands, got {len(texts)}")
     if not 1 <= draws <= MAX_DRAWS:
         raise InputError(f"draws must be 1 to {MAX_DRAWS}, got {draws}")
     seen: dict[Card, str] = {}
@@ -331,6 +328,8 @@ def parse_situation(
             raise CardParseError(f"hand {text!r} has {len(hand)} cards; this game needs 4")
         hands.append(hand)
     dead_cards = take(dead)
+    if len(hands) < 2:
+        raise InputError(f"need at least 2 hands, got {len(hands)}")
     specs = list(rules)
     if keep is not None:
         if specs and specs[0].strip() != DEFAULT_RULE:
@@ -342,11 +341,11 @@ def parse_situation(
     parsed += [DrawRule()] * (len(hands) - len(parsed))
     known = [text for text in texts if text != UNKNOWN]
     notation = notation_of(" ".join(known + [dead])) if known or dead.strip() else Notation()
-    for player, (hand, rule) in enumerate(zip(hands, parsed, strict=True)):
+    for player, (held, rule) in enumerate(zip(hands, parsed, strict=True)):
         if rule.kind == "keep":
-            if hand is None:
-                raise InputError(f"rule {rule.spec!r} needs a known hand; player {player + 1} is '?'")
-            rule.check_hand(hand, notation)
+            if held is None:
+                raise InputError(f"rule {rule.spec!r} needs a known hand; hand {player + 1} is '?'")
+            rule.check_hand(held, notation)
     spot = Situation(tuple(hands), tuple(parsed), dead_cards, draws, notation)
     need, left = spot.cards_needed(), len(spot.stub)
     if need > left:

@@ -198,7 +198,9 @@ def best_discard(
             for keep, equity, _, _ in rows
         ]
     else:
-        masks = tuple(sum(1 << i for i, card in enumerate(hand) if card in keep) for keep in choices)
+        masks = tuple(
+            sum(1 << i for i, card in enumerate(hand) if card in keep) for keep in choices
+        )
         tally = _run(chunks(spot, samples, seed, masks), sample_chunk, workers, scheduler, progress)
         top = max(range(len(choices)), key=tally.equity)
         table = [
@@ -214,4 +216,3 @@ def best_discard(
         ]
     order = {keep: index for index, keep in enumerate(choices)}
     return sorted(table, key=lambda row: (-row.equity, HAND_SIZE - len(row.keep), order[row.keep]))
-

@@ -42,11 +42,6 @@ class Counts(NamedTuple):
     loss: int
     total: int
 
-    def __add__(self, other: object) -> Counts:  # type: ignore[override]
-        if not isinstance(other, Counts):
-            return NotImplemented
-        return Counts(*(x + y for x, y in zip(self, other, strict=True)))
-
     def swapped(self) -> Counts:
         """The same counts from the other player's side."""
         return Counts(self.loss, self.tie, self.win, self.total)
@@ -59,9 +54,7 @@ def draw_combinations(stub: Sequence[Card], size: int) -> np.ndarray:
     if size == 0:
         return np.zeros((1, 0), dtype=np.int64)  # standing pat: one empty draw
     cards = sorted(stub)
-    flat = np.fromiter(
-        chain.from_iterable(combinations(cards, size)), dtype=np.int64
-    )
+    flat = np.fromiter(chain.from_iterable(combinations(cards, size)), dtype=np.int64)
     return flat.reshape(-1, size)
 
 
@@ -75,9 +68,7 @@ def final_keys(keep: Sequence[Card], draws: np.ndarray) -> np.ndarray:
     return badugi_keys(np.hstack([kept, draws]))
 
 
-def shared_entries(
-    draws: np.ndarray, keys: np.ndarray, most: int
-) -> tuple[np.ndarray, np.ndarray]:
+def shared_entries(draws: np.ndarray, keys: np.ndarray, most: int) -> tuple[np.ndarray, np.ndarray]:
     """For each draw and each set S of at most ``most`` of its cards: the code of ``(S, key)``
     and the inclusion-exclusion sign ``(-1)**|S|``."""
     import numpy as np

@@ -30,12 +30,12 @@ CHUNK = 25_000  # samples per chunk: a job for a worker, and one step of the pro
 
 
 class Chunk(NamedTuple):
-    """One job: ``count`` samples, the ``index``-th chunk of ``seed``; ``options`` are keep
+    """One job: ``size`` samples, chunk number ``number`` of ``seed``; ``options`` are keep
     masks (bit i keeps the first player's card i) to try on this draw, or () for the rules."""
 
     spot: Situation
-    index: int
-    count: int
+    number: int
+    size: int
     seed: int
     options: tuple[int, ...] = ()
 
@@ -74,7 +74,8 @@ class Tally:
         else:
             mean = self.won[row] - self.won[other]
             square = (
-                self.products[row][row] - 2 * self.products[row][other]
+                self.products[row][row]
+                - 2 * self.products[row][other]
                 + self.products[other][other]
             )
         variance = (square / n - (mean / n) ** 2) / self.units**2
@@ -159,12 +160,12 @@ def sample_chunk(job: Chunk) -> Tally:
     import numpy as np
 
     spot = job.spot
-    rng = np.random.default_rng([job.seed, job.index])
+    rng = np.random.default_rng([job.seed, job.number])
     units = pot_units(len(spot.hands))
     need = spot.cards_needed()
     if job.options:
         need += HAND_SIZE - spot.rules[0].most_drawn(0)
-    tops = shuffled_tops(spot, job.count, need, rng)
+    tops = shuffled_tops(spot, job.size, need, rng)
     if not job.options:
         sole, tied, won = _shares(final_keys(spot, tops), units)
         rows = won.T
@@ -175,7 +176,7 @@ def sample_chunk(job: Chunk) -> Tally:
         rows = np.stack([r[2][:, 0] for r in results])
     products = rows @ rows.T
     return Tally(
-        job.count,
+        job.size,
         units,
         tuple(int(x) for x in sole.sum(axis=0)),
         tuple(int(x) for x in tied.sum(axis=0)),

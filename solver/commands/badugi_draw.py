@@ -38,7 +38,7 @@ DrawsOption = Annotated[
 ]
 DeadOption = Annotated[
     str,
-    typer.Option("--dead", metavar="CARDS", help="Cards seen and out of play (discards shown).")
+    typer.Option("--dead", metavar="CARDS", help="Cards seen and out of play (discards shown)."),
 ]
 RuleOption = Annotated[
     list[str] | None,

@@ -177,7 +177,7 @@ def test_discard_table_equals_the_brute_force_for_every_choice() -> None:
         assert row.equity == brute(forced)[0][2]
         assert row.cost == table[0].equity - row.equity
     assert sum(row.default for row in table) == 1
-    assert {c for c in next(r for r in table if r.default).keep} == played(hand)
+    assert set(next(r for r in table if r.default).keep) == played(hand)
 
 
 # --- estimates against exact answers ----------------------------------------------------------
