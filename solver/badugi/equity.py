@@ -4,9 +4,9 @@ Exact (every card sequence counted, fractions): heads-up, one draw left, both ha
 Otherwise a Monte Carlo estimate with standard errors (see :mod:`.montecarlo`).
 
 >>> from handsolver.models.badugi_draw import parse_situation
->>> answer = draw_equity(parse_situation(["Ac 2d 3h Ks", "5c 6d 7h 8h"]))
->>> answer.exact, answer.sequences, answer.players[0].win, answer.players[0].equity
-(True, 1892, Fraction(775, 946), Fraction(775, 946))
+>>> answer = draw_equity(parse_situation(["Ac 2d 3h Kh", "5c 6d 7h 8h"]))
+>>> answer.exact, answer.sequences, answer.players[0].win, answer.players[1].equity
+(True, 1892, Fraction(379, 473), Fraction(94, 473))
 """
 
 from __future__ import annotations
@@ -179,9 +179,9 @@ def best_discard(
     others' rules (later draws follow the first player's own rule).
 
     >>> from handsolver.models.badugi_draw import parse_situation
-    >>> table = best_discard(parse_situation(["Ac 2d 3h Ks", "5c 6d 7h 8h"]))
-    >>> [(len(row.keep), row.default) for row in table[:2]], table[0].cost
-    ([(3, True), (2, False)], Fraction(0, 1))
+    >>> table = best_discard(parse_situation(["Ac 2d 3h Kh", "5c 6d 7h 8h"]))
+    >>> [(len(row.keep), row.default) for row in table[:2]], table[1].cost
+    ([(3, True), (4, False)], Fraction(27, 946))
     """
     hand = spot.hands[0]
     if hand is None:
