@@ -1,7 +1,9 @@
 """Win, tie and loss after the draws, and the best discard: exact where it can be counted.
 
-Exact (every card sequence counted, fractions): heads-up, one draw left, both hands known.
-Otherwise a Monte Carlo estimate with standard errors (see :mod:`.montecarlo`).
+Exact (every card sequence counted, fractions): heads-up with one draw left, both hands known
+(:mod:`.exact`), or a known hand drawing at most one card against an unknown one
+(:mod:`.unknown`).  Otherwise a Monte Carlo estimate with standard errors (:mod:`.montecarlo`).
+The best-discard table is exact when both hands are known.
 
 >>> from handsolver.models.badugi_draw import parse_situation
 >>> answer = draw_equity(parse_situation(["Ac 2d 3h Kh", "5c 6d 7h 8h"]))
@@ -14,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import DrawRule, Situation, kept_cards
 from handsolver.models.cards import Card
 from handsolver.solver.badugi.exact import Counts, one_draw_counts
 from handsolver.solver.badugi.montecarlo import Tally, chunks, sample_chunk
+from handsolver.solver.badugi.unknown import MOST_DRAWN, unknown_counts
 
 T = TypeVar("T")
 Progress = Callable[[Iterable[T], int, str], Iterable[T]]
@@ -67,8 +70,14 @@ class Discard:
 
 
 def is_exact(spot: Situation) -> bool:
-    """Whether the spot is counted exactly: heads-up, one draw left, both hands known."""
-    return len(spot.hands) == 2 and spot.draws == 1 and None not in spot.hands
+    """Whether the spot is counted exactly: heads-up, one draw left, both hands known, or one
+    known hand drawing at most one card against an unknown one."""
+    if len(spot.hands) != 2 or spot.draws != 1 or spot.hands.count(None) == 2:
+        return False
+    if None not in spot.hands:
+        return True
+    known = 0 if spot.hands[0] is not None else 1
+    return HAND_SIZE - len(_keep(spot, known)) <= MOST_DRAWN
 
 
 def _keep(spot: Situation, player: int) -> tuple[Card, ...]:
@@ -127,6 +136,8 @@ def draw_equity(
 ) -> Answer:
     """Each player's win, tie, loss and equity after the draws left (``estimate``: sample even
     where the answer could be counted, to compare the two)."""
+    if is_exact(spot) and not estimate and None in spot.hands:
+        return _unknown_answer(spot, progress)
     if is_exact(spot) and not estimate:
         counts = exact_counts(spot)
         return Answer(
@@ -155,6 +166,18 @@ def draw_equity(
             )
         )
     return Answer(spot.draws, False, tuple(shares), samples=tally.samples, seed=seed)
+
+
+def _unknown_answer(spot: Situation, progress: Progress[Any] | None) -> Answer:
+    known = 0 if spot.hands[0] is not None else 1
+    keep = _keep(spot, known)
+    counts = unknown_counts(
+        spot.stub, keep, HAND_SIZE - len(keep), spot.rules[1 - known], progress=progress
+    )
+    mine = Share(counts.win, counts.tie, counts.loss, counts.win + counts.tie / 2)
+    theirs = Share(counts.loss, counts.tie, counts.win, counts.loss + counts.tie / 2)
+    players = (mine, theirs) if known == 0 else (theirs, mine)
+    return Answer(spot.draws, True, players, sequences=counts.sequences)
 
 
 def keep_choices(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
@@ -189,7 +212,7 @@ def best_discard(
     choices = keep_choices(hand)
     default = kept_cards(DrawRule(), hand, 0)
     rows: list[tuple[tuple[Card, ...], Number, float | None, int]] = []
-    if is_exact(spot) and not estimate:
+    if is_exact(spot) and None not in spot.hands and not estimate:
         for keep in choices:
             rows.append((keep, _exact_share(exact_counts(spot, keep)).equity, None, 0))
         best = max(equity for _, equity, _, _ in rows)

@@ -20,7 +20,9 @@ number of draws ``E ⊇ S`` with a smaller (equal) key: a binary search in B's d
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import chain, combinations
+from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
 from handsolver.models.cards import Card
@@ -62,10 +64,44 @@ def final_keys(keep: Sequence[Card], draws: np.ndarray) -> np.ndarray:
     """The badugi key of ``keep`` plus each row of ``draws``."""
     import numpy as np
 
+    kept = np.broadcast_to(np.array(keep, dtype=np.int64), (len(draws), len(keep)))
+    hands = np.hstack([kept, draws])
+    if len(hands) < 50_000:
+        from handsolver.models.badugi import badugi_keys
+
+        return badugi_keys(hands)
+    keys: np.ndarray = key_table()[colex_index(hands)]
+    return keys
+
+
+@cache
+def _binomials() -> np.ndarray:
+    import numpy as np
+
+    return np.array([[comb(n, k) for k in range(5)] for n in range(53)], dtype=np.int64)
+
+
+def colex_index(hands: np.ndarray) -> np.ndarray:
+    """Each 4-card hand's place among all ``C(52, 4)`` in colexicographic order."""
+    import numpy as np
+
+    ordered = np.sort(hands, axis=1)
+    binomials = _binomials()
+    out: np.ndarray = sum(binomials[ordered[:, i], i + 1] for i in range(4))
+    return out
+
+
+@cache
+def key_table() -> np.ndarray:
+    """The badugi key of every 4-card hand, by :func:`colex_index` (built once, ~0.1 s)."""
+    import numpy as np
+
     from handsolver.models.badugi import badugi_keys
 
-    kept = np.broadcast_to(np.array(keep, dtype=np.int64), (len(draws), len(keep)))
-    return badugi_keys(np.hstack([kept, draws]))
+    hands = draw_combinations(range(52), 4)
+    table = np.empty(len(hands), dtype=np.int64)
+    table[colex_index(hands)] = badugi_keys(hands)
+    return table
 
 
 def shared_entries(draws: np.ndarray, keys: np.ndarray, most: int) -> tuple[np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cache
 from itertools import combinations
 from math import comb
 
@@ -31,6 +32,11 @@ def low_rank(card: Card) -> int:
 
 def value(cards: Sequence[Card]) -> tuple[int, tuple[int, ...]]:
     """Greater is better: the most cards of distinct ranks and suits, then the lowest ranks."""
+    return _value(tuple(sorted(cards)))
+
+
+@cache
+def _value(cards: tuple[Card, ...]) -> tuple[int, tuple[int, ...]]:
     return max(_candidates(cards))[0]
 
 
@@ -155,6 +161,27 @@ def test_one_draw_exact_equals_the_brute_force(
         assert share.win + share.tie + share.loss == 1
 
 
+UNKNOWN = [
+    ("A234", ["Ac 2d 3h 3c", "?"], {}),
+    ("A2345", ["Ac 2d 3h 4c", "?"], {"dead": "5s 5h 5d"}),
+    ("A234", ["Ac 2d 3h 4s", "?"], {}),  # standing pat
+    ("A234", ["?", "Ac 2d 3h 4s"], {"rules": ["break:3"]}),  # the unknown hand first
+    ("A2345", ["Ac 2d 5h 3c", "?"], {"dead": "5s 4s 4d"}),
+    ("A234", ["Ac 2d 4h 3s", "?"], {"rules": ["break:3", "pat:3"]}),
+]
+
+
+@pytest.mark.parametrize(("ranks", "hands", "options"), UNKNOWN)
+def test_unknown_opponent_exact_equals_the_brute_force(
+    ranks: str, hands: list[str], options: dict[str, object]
+) -> None:
+    spot = reduced(ranks, hands, **options)
+    assert is_exact(spot)
+    answer = draw_equity(spot)
+    for share, (win, tie, equity) in zip(answer.players, brute(spot), strict=True):
+        assert (share.win, share.tie, share.equity) == (win, tie, equity)
+
+
 def test_sequence_count_is_every_pair_of_draws() -> None:
     spot = parse_situation(["Ac 2d 3h Kh", "5c 6d 7c 8c"])
     assert draw_equity(spot).sequences == comb(44, 1) * comb(43, 2)
@@ -212,7 +239,7 @@ def test_one_draw_discard_estimates_agree_with_the_exact_table() -> None:
 TWO_DRAWS = [
     ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2}),
     ("A2345", ["Ac 2d 3h 4s", "4c 5d 2h 2s"], {"draws": 2, "rules": ["break:3"]}),
-    ("A234", ["Ac 2d 3h 3c", "?"], {}),  # an unknown opponent, one draw
+    ("A234", ["Ac 2c 3h 3d", "?"], {}),  # an unknown opponent, the known hand drawing two
     ("A2345", ["Ac 2d 3h 3c", "4c 5d 5h 2s", "?"], {"rules": ["best", "best", "pat"]}),
 ]
 
