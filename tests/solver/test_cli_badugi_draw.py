@@ -79,6 +79,13 @@ def test_rules_keep_and_dead_cards() -> None:
     assert Fraction(four["players"][0]["tie"]) > 0
 
 
+def test_an_unknown_opponent_against_a_pat_hand_is_exact() -> None:
+    out = run("?", "Ac 2d 3h Ks")
+    assert out["exact"] is True and out["players"][0]["hand"] is None
+    assert sum(Fraction(out["players"][1][name]) for name in ("win", "tie", "loss")) == 1
+    assert Fraction(out["players"][1]["equity"]) > Fraction(3, 4)
+
+
 def test_ties_between_two_pat_number_ones() -> None:
     out = run("Ac 2d 3h 4s", "Ad 2c 3s 4h")
     assert out["players"][0]["tie"] == "1/1" and out["players"][0]["equity"] == "1/2"
