@@ -211,14 +211,12 @@ def best_discard(
         raise ValueError("the best discard needs the first player's hand")
     choices = keep_choices(hand)
     default = kept_cards(DrawRule(), hand, 0)
-    rows: list[tuple[tuple[Card, ...], Number, float | None, int]] = []
     if is_exact(spot) and None not in spot.hands and not estimate:
-        for keep in choices:
-            rows.append((keep, _exact_share(exact_counts(spot, keep)).equity, None, 0))
-        best = max(equity for _, equity, _, _ in rows)
+        equities = [_exact_share(exact_counts(spot, keep)).equity for keep in choices]
+        best = max(equities)
         table = [
             Discard(keep, equity, best - equity, set(keep) == set(default))
-            for keep, equity, _, _ in rows
+            for keep, equity in zip(choices, equities, strict=True)
         ]
     else:
         masks = tuple(
