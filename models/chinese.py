@@ -35,6 +35,7 @@ the order key must not increase from the first part to the last:
 from __future__ import annotations
 
 import json
+import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -208,6 +209,8 @@ class Royalties:
     ace-high straight; for flushes and high cards the top card).  The rank entry wins over the
     category entry.  A fouled setting earns none.  The file is JSON:
     ``{"back": {"four of a kind": 4}, "front": {"pair 6": 1, "three of a kind": 10}}``.
+    Points are whole numbers from ``-MAX_ROYALTY`` to :data:`MAX_ROYALTY`, so that every sum
+    over rows, opponents and sampled deals is exact in 64-bit arithmetic and in CP-SAT.
 
     >>> from handsolver.models.cards import parse_cards
     >>> table = parse_royalties('{"back": {"four of a kind": 4}, "front": {"pair 6": 1}}')
@@ -246,6 +249,26 @@ def _category_name(row: int, key: int) -> str:
     return CATEGORY_NAMES[category_index(key)]
 
 
+MAX_ROYALTY = 1_000_000
+"""The largest royalty (and, negated, the smallest) a table may give one row."""
+
+
+class _Number(str):
+    """A JSON number as written (``json.loads`` hooks), checked by :func:`_royalty_points`."""
+
+
+def _royalty_points(value: object, what: str) -> int:
+    """``value`` (a JSON number kept as text) as a whole number of at most MAX_ROYALTY."""
+    if not isinstance(value, _Number) or not re.fullmatch(r"-?[0-9]+", value):
+        raise InputError(f"{what} must be an integer")
+    if len(value.lstrip("-")) > len(str(MAX_ROYALTY)) or abs(int(value)) > MAX_ROYALTY:
+        raise InputError(
+            f"{what} is out of range: royalties are whole numbers from -{MAX_ROYALTY:,} to "
+            f"{MAX_ROYALTY:,}"
+        )
+    return int(value)
+
+
 def parse_royalties(text: str, source: str = "royalties") -> Royalties:
     """A royalty table from JSON text (see :class:`Royalties`).
 
@@ -257,9 +280,17 @@ def parse_royalties(text: str, source: str = "royalties") -> Royalties:
     :raises InputError: naming the bad row, hand or points.
     """
     try:
-        table = json.loads(text)
+        # Numbers stay text until checked: a 5,000-digit integer is refused, not converted.
+        table = json.loads(
+            text.removeprefix("\ufeff"),
+            parse_int=_Number,
+            parse_float=_Number,
+            parse_constant=_Number,
+        )
     except json.JSONDecodeError as error:
         raise InputError(f"{source}: not JSON ({error.msg} at line {error.lineno})") from None
+    except RecursionError:
+        raise InputError(f"{source}: JSON nested too deeply for a royalty table") from None
     if not isinstance(table, dict):
         raise InputError(f"{source}: expected an object of rows")
     rows: list[tuple[int, ...]] = []
@@ -277,9 +308,9 @@ def parse_royalties(text: str, source: str = "royalties") -> Royalties:
             category = " ".join(words)
             if category not in categories:
                 raise InputError(f"{source}: unknown {name} hand {hand!r}")
-            if isinstance(points, bool) or not isinstance(points, int):
-                raise InputError(f"{source}: points for {name} {hand!r} must be an integer")
-            wanted[(category, rank)] = points
+            wanted[(category, rank)] = _royalty_points(
+                points, f"{source}: points for {name} {hand!r}"
+            )
         size = NUM_FRONT_KEYS if row == FRONT else NUM_KEYS
         values = []
         for key in range(size):

@@ -115,7 +115,10 @@ def _value_tokens(text: str, game: Game) -> list[str]:
 def _parse_values(text: str, game: Game) -> Hand:
     values = []
     for token in _value_tokens(text, game):
-        if not token.isdigit() or not 1 <= int(token) <= game.values:
+        # isascii first: int() takes '²' and '٣'; a bound on length before int() of 5,000 digits.
+        if not (token.isascii() and token.isdigit() and len(token) <= 3) or not (
+            1 <= int(token) <= game.values
+        ):
             raise InputError(f"bad card value {token!r} in {text!r}; values are 1 to {game.values}")
         values.append(int(token))
     return tuple(sorted(values))

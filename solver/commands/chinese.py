@@ -8,6 +8,7 @@ standard errors.
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -81,10 +82,11 @@ class Engine(StrEnum):
 
 def _royalties(path: Path | None) -> Royalties | None:
     from handsolver.models.chinese import parse_royalties
+    from handsolver.solver.commands.inputs import read_small_file, source_name
 
     if path is None:
         return None
-    return parse_royalties(path.read_text(encoding="utf-8"), source=str(path))
+    return parse_royalties(read_small_file(str(path)), source=source_name(str(path)))
 
 
 def _setting_json(setting: Setting, notation: Notation) -> dict[str, list[str]]:
@@ -108,7 +110,12 @@ def _entry_json(entry: RankedSetting, notation: Notation) -> dict[str, Any]:
 def _points_text(entry: RankedSetting) -> str:
     if entry.stderr is None:
         return str(entry.points)
-    return f"{float(entry.points):+.4f} ± {entry.stderr:.4f}"
+    return f"{float(entry.points):+.4f} ± {_stderr_text(entry.stderr)}"
+
+
+def _stderr_text(stderr: float, digits: int = 4) -> str:
+    """A standard error for a table; ``n/a`` when one sample cannot estimate it (JSON: null)."""
+    return f"{stderr:.{digits}f}" if math.isfinite(stderr) else "n/a"
 
 
 def _opponents(
@@ -504,7 +511,8 @@ def study(
         "to judge it (a sample)"
     )
     typer.echo(
-        f"mean gain of the best response: {result.mean_gain:+.4f} ± {result.gain_stderr:.4f} "
+        f"mean gain of the best response: {result.mean_gain:+.4f} ± "
+        f"{_stderr_text(result.gain_stderr)} "
         f"points per deal ({result.strategy_points:+.4f} -> {result.best_points:+.4f}); "
         f"{vs} already best on {result.share_same:.1%} of hands"
     )
@@ -521,7 +529,7 @@ def study(
                 STANDARD.format_cards(item.hand),
                 format_setting(setting_cards(item.hand, item.strategy_setting), STANDARD),
                 format_setting(setting_cards(item.hand, item.best_setting), STANDARD),
-                f"{item.gain:+.3f} ± {item.gain_stderr:.3f}",
+                f"{item.gain:+.3f} ± {_stderr_text(item.gain_stderr, 3)}",
             ]
             for item in result.biggest
         ),

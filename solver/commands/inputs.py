@@ -9,7 +9,6 @@ import errno
 import os
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, TypeVar
 
 from handsolver.models.cards import InputError
@@ -24,6 +23,56 @@ MAX_LINES = 1_000_000  # lines in one batch input
 def source_name(source: str) -> str:
     """How messages name an input: ``standard input`` for ``-``, else the quoted path."""
     return "standard input" if source == "-" else quoted(source, MAX_QUOTED_PATH)
+
+
+MAX_FILE_BYTES = 1 << 20  # bytes in a small input file read whole (a royalty table)
+
+
+def _check_path(source: str) -> None:
+    """Refuse an empty file name and a folder before opening (``open('')`` would name '.')."""
+    if not source.strip():
+        raise InputError(f"{quoted(source)} is not a file name")
+    if os.path.isdir(source):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), source)
+
+
+def _named(error: OSError, source: str) -> OSError:
+    """``error`` naming ``source`` (a read error such as EIO names no file by itself)."""
+    if error.filename is not None or source == "-":
+        return error
+    return OSError(error.errno, error.strerror, source)
+
+
+def read_small_file(source: str, *, limit: int = MAX_FILE_BYTES) -> str:
+    """The whole text of the file ``source`` (``-``: stdin), read by the rules of
+    :func:`read_lines` but at once: at most ``limit`` bytes (``/dev/zero`` stops there), UTF-8,
+    a leading byte order mark dropped.
+
+    :raises InputError: too large, UTF-16, or not UTF-8 (naming the line).
+    :raises OSError: the file cannot be opened or read (named by the path given).
+    """
+    name = source_name(source)
+    try:
+        if source == "-":
+            stream = getattr(sys.stdin, "buffer", None)
+            if stream is None or sys.stdin.closed:
+                raise InputError("standard input is closed; give a file or pipe the input in")
+            data: bytes = stream.read(limit + 1)
+        else:
+            _check_path(source)
+            with open(source, "rb") as handle:
+                data = handle.read(limit + 1)
+    except OSError as error:
+        raise _named(error, source) from None
+    if len(data) > limit:
+        raise InputError(f"{name} is larger than {limit:,} bytes")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{name} is UTF-16 text; save it as UTF-8")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(f"{name}: line {line} is not UTF-8 text ({error.reason})") from None
 
 
 def read_lines(source: str, *, max_line: int = MAX_LINE) -> Iterator[tuple[int, str]]:
@@ -44,10 +93,16 @@ def read_lines(source: str, *, max_line: int = MAX_LINE) -> Iterator[tuple[int, 
         waiting_hint()
         yield from _lines(stream, name, max_line)
         return
-    if Path(source).is_dir():
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), source)
-    with open(source, "rb") as handle:
-        yield from _lines(handle, name, max_line)
+    _check_path(source)
+    try:
+        handle = open(source, "rb")  # noqa: SIM115  (closed below; read errors name the path)
+    except OSError as error:
+        raise _named(error, source) from None
+    with handle:
+        try:
+            yield from _lines(handle, name, max_line)
+        except OSError as error:
+            raise _named(error, source) from None
 
 
 def waiting_hint() -> None:

@@ -99,7 +99,8 @@ def ascii_digits(text: str, what: str) -> str:
 
 def strict_parameters(command: Any) -> None:
     """Make every int and float parameter of ``command`` and its subcommands strict, every
-    ``--out`` and ``--plot`` refuse an empty file name, and every help read the same way.
+    ``--out``, ``--plot`` and input path option refuse an empty file name, and every help read
+    the same way.
 
     Typer's numbers accept Unicode digits, 5,000-digit integers and ``nan``/``inf``; after this
     they take ASCII only, up to 30 digits, finite, still within the option's own range, and
@@ -115,6 +116,8 @@ def strict_parameters(command: Any) -> None:
             param.type = PlotPath(param.type)
         elif "--out" in getattr(param, "opts", ()) and not isinstance(param.type, OutPath):
             param.type = OutPath(param.type)
+        elif type(param.type).__name__ == "TyperPath":  # typer's own path type
+            param.type = InPath(param.type)
         choices = getattr(param.type, "choices", None)  # typer's own Choice type
         if choices and param.metavar is None and param.param_type_name == "option":
             param.metavar = "|".join(str(getattr(c, "value", c)) for c in choices)
@@ -203,6 +206,24 @@ class PlotPath(OutPath):
             except InputError as error:
                 self.fail(str(error), param, ctx)
         return path
+
+
+class InPath(types.ParamType):
+    """An input path option (``--royalties FILE``) that refuses an empty name, which would
+    otherwise become ``Path('.')`` and be reported as a folder."""
+
+    name = "file"
+
+    def __init__(self, inner: types.ParamType) -> None:
+        self.inner = inner
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"{quoted(value)} is not a file name", param, ctx)
+        return self.inner.convert(value, param, ctx)
+
+    def get_metavar(self, param: Any, ctx: Any) -> str | None:
+        return "FILE"
 
 
 class StrictNumber(types.ParamType):

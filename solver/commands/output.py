@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,29 @@ from handsolver.models.strength import Strength
 
 
 def print_json(value: Any) -> None:
-    """Print ``value`` as JSON, indented by two spaces (every command's --json looks alike)."""
-    typer.echo(json.dumps(value, indent=2))
+    """Print ``value`` as JSON, indented by two spaces (every command's --json looks alike).
+
+    A float that is not finite (a standard error from one sample is NaN) is printed as
+    ``null``: JSON has no NaN, and a script must be able to read every answer.
+
+    >>> print_json({"mean": 0.5, "stderr": float("nan")})
+    {
+      "mean": 0.5,
+      "stderr": null
+    }
+    """
+    typer.echo(json.dumps(finite_json(value), indent=2, allow_nan=False))
+
+
+def finite_json(value: Any) -> Any:
+    """``value`` with every float that is not finite replaced by ``None``."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_json(item) for item in value]
+    return value
 
 
 def strength_json(place: Strength) -> dict[str, int | float]:

@@ -17,7 +17,7 @@ import typer
 
 from handsolver.models.cards import InputError
 from handsolver.solver.commands.errors import fail, user_errors
-from handsolver.solver.commands.inputs import card_texts
+from handsolver.solver.commands.inputs import card_texts, source_name
 from handsolver.solver.commands.options import (
     JsonOption,
     PlotOption,
@@ -469,6 +469,8 @@ def study_command(
         rules = _rules(wheel, five_aces, commission)
         if hand_file is not None:
             cards = [h.cards for h in _parse_lines(_read_lines(str(hand_file)))]
+            if not cards:
+                raise InputError(f"{source_name(str(hand_file))} holds no hands")
         else:
             cards = random_hands(hands, seed)
         summary = study(

@@ -89,13 +89,20 @@ def _ascii(text: str, where: str) -> str:
     return text
 
 
-def _table_strategy(t: Tables, name: str, rows: Iterable[tuple[str, str, object]]) -> Strategy:
-    """A strategy from (hand, split, probability) rows; every hand needs rows summing to 1."""
+def _table_strategy(t: Tables, name: str, rows: Iterable[tuple[str, str, str, object]]) -> Strategy:
+    """A strategy from (where, hand, split, probability) rows, ``where`` naming the file and the
+    line or hand of each row; every hand needs rows summing to 1."""
     dists: list[dict[int, Fraction]] = [{} for _ in t.hands]
-    for hand_text, split_text, prob_text in rows:
-        where = f"{name}: hand {hand_text[:40]!r}"
-        hand = parse_hand(_ascii(hand_text, name), t.game)
-        split = parse_split(_ascii(split_text, where), t.game)
+    for place, hand_text, split_text, prob_text in rows:
+        where = f"{place}: hand {hand_text[:40]!r}"
+        try:
+            hand = parse_hand(_ascii(hand_text, place), t.game)
+            split = parse_split(_ascii(split_text, where), t.game)
+        except InputError as error:
+            message = str(error)
+            raise InputError(
+                message if message.startswith(name) else f"{where}: {message}"
+            ) from None
         if split_hand(split) != hand:
             raise InputError(f"{where}: split {split_text!r} is not a split of this hand")
         s = t.split_index[split]
@@ -151,19 +158,19 @@ def read_table(path: Path, t: Tables | None = None) -> Strategy:
             data = data["table"]
         if not isinstance(data, dict):
             raise InputError(f"{name}: expected a JSON object mapping hands to splits")
-        rows: list[tuple[str, str, object]] = []
+        rows: list[tuple[str, str, str, object]] = []
         for hand_text, entry in data.items():
             if isinstance(entry, str):
-                rows.append((hand_text, entry, 1))
+                rows.append((name, hand_text, entry, 1))
             elif isinstance(entry, dict) and all(
                 isinstance(prob, str | int) for prob in entry.values()
             ):
-                rows.extend((hand_text, str(split), prob) for split, prob in entry.items())
+                rows.extend((name, hand_text, str(split), prob) for split, prob in entry.items())
             else:
                 shown = json.dumps(entry)[:40]
                 raise InputError(f"{name}: hand {hand_text[:40]!r} maps to {shown}, not a split")
         return _table_strategy(t, name, rows)
-    csv_rows = []
+    csv_rows: list[tuple[str, str, str, object]] = []
     reader = csv.reader(io.StringIO(text))
     try:
         for row in reader:
@@ -177,7 +184,8 @@ def read_table(path: Path, t: Tables | None = None) -> Strategy:
                 raise InputError(
                     f"{name}: line {number} has {len(cells)} fields; need hand,split[,p]"
                 )
-            csv_rows.append((cells[0], cells[1], cells[2] if len(cells) == 3 else 1))
+            where = f"{name}: line {number}"
+            csv_rows.append((where, cells[0], cells[1], cells[2] if len(cells) == 3 else 1))
     except csv.Error as error:
         raise InputError(f"{name}: line {reader.line_num}: {error}") from None
     return _table_strategy(t, name, csv_rows)

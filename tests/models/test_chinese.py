@@ -12,6 +12,7 @@ from handsolver.models.cards import InputError, parse_cards
 from handsolver.models.chinese import (
     BACK,
     FRONT,
+    MAX_ROYALTY,
     MIDDLE,
     NUM_SETTINGS,
     check_scoring,
@@ -159,11 +160,29 @@ def test_royalties_by_category_and_rank() -> None:
         ('{"back": {"pair Z": 2}}', "unknown back hand 'pair Z'"),
         ('{"back": {"pair": 1.5}}', "must be an integer"),
         ('{"back": []}', "must map hands"),
+        ('{"back": {"pair": true}}', "must be an integer"),
+        ('{"back": {"pair": NaN}}', "must be an integer"),
+        ('{"back": {"pair": 1e20}}', "must be an integer"),
+        # Issue 22: never a silent 64-bit overflow, never an internal error.
+        ('{"back": {"pair": 6000000000000000000}}', "'pair' is out of range"),
+        ('{"back": {"pair": 100000000000000000000}}', "out of range"),
+        ('{"back": {"pair": -100000000000000000000}}', "out of range"),
+        ('{"back": {"pair": 1000001}}', "out of range"),
+        ('{"back": {"pair": ' + "9" * 5000 + "}}", "out of range"),
+        ('{"back": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
     ],
 )
 def test_bad_royalty_tables_are_named(text: str, message: str) -> None:
     with pytest.raises(InputError, match=message):
         parse_royalties(text)
+
+
+def test_royalties_at_the_bound_and_a_byte_order_mark_are_read() -> None:
+    table = parse_royalties(
+        '\ufeff{"back": {"pair": 1000000}, "middle": {"pair": -1000000}, "front": {"pair": -0}}'
+    )
+    assert max(table.back) == MAX_ROYALTY and min(table.middle) == -MAX_ROYALTY
+    assert set(table.front) == {0}
 
 
 def test_front_order_never_exceeds_an_equal_middle() -> None:

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from handsolver.models.cards import InputError, parse_cards
-from handsolver.models.chinese import chinese_game, parse_royalties
+from handsolver.models.chinese import chinese_game, front_key, parse_royalties
 from handsolver.models.poker import poker_key
 from handsolver.models.split import Setting
 from handsolver.solver.chinese import known_scenarios, rank_settings, score_settings
@@ -101,6 +101,46 @@ def test_exact_points_against_known_settings_equal_the_slow_reference(
     }
     assert got == expected
     assert list(ranking.totals) == sorted(ranking.totals, reverse=True)
+
+
+def test_royalties_at_the_bound_are_exact_over_many_deals() -> None:
+    """Issue 22: the largest royalties allowed, over 3 opponents and thousands of sampled deals,
+    give exactly the sums Python's unbounded integers give (no 64- or 32-bit overflow)."""
+    big = parse_royalties(
+        '{"back": {"high card": -1000000, "pair": 1000000, "straight": 999999}, '
+        '"middle": {"high card": 1000000, "pair": -1000000}, '
+        '"front": {"high card": -1000000, "pair": 1000000, "three of a kind": 1000000}}'
+    )
+    hand = tuple(sorted(parse_cards(HAND)))
+    context = Context(3, "1-6", big, seed=4)
+    scenarios = sampled_scenarios(hand, Greedy(), 3000, context)
+    game = chinese_game()
+    picks = np.arange(0, 72072, 4001)
+    scores = score_settings(one_keys(hand), scenarios, picks, "1-6", big)
+    for index, total in zip(picks.tolist(), scores.totals.tolist(), strict=True):
+        mine = setting_cards(hand, index)
+        royalty = 0 if game.is_foul(mine) else big.of_setting(mine)
+        expected = 0
+        for deal in range(scenarios.deals):
+            for seat in range(3):
+                theirs = int(scenarios.royalty[deal, seat])
+                standing = scenarios.back[deal, seat] != -1
+                if game.is_foul(mine):
+                    expected -= (6 if standing else 0) + theirs
+                    continue
+                if not standing:
+                    expected += 6 + royalty
+                    continue
+                keys = (scenarios.back[deal, seat], scenarios.middle[deal, seat])
+                rows = (poker_key(mine[0]), poker_key(mine[1]))
+                outcomes = [int(np.sign(a - b)) for a, b in zip(rows, keys, strict=True)]
+                front = front_key(mine[2])
+                outcomes.append(int(np.sign(front - scenarios.front[deal, seat])))
+                total_rows = sum(outcomes)
+                expected += 2 * total_rows if abs(total_rows) == 3 else total_rows
+                expected += royalty - theirs
+        assert total == expected, index
+    assert abs(max(scores.totals.tolist(), key=abs)) > 2**31  # the sums do pass 32 bits
 
 
 def test_fouled_settings_are_scooped_and_pay_royalties() -> None:
