@@ -5,10 +5,10 @@ Every batch command (``big2 batch``, ``big2 stats``, ``badugi batch``, ``poker b
 :func:`run_batch` and gets the results back in input order, whatever ran them.
 
 Jobs are handed out in chunks with a bounded number in flight, so a job list of any length
-(also a generator) never floods memory.  Ctrl-C stops the pool at once: the workers ignore
-SIGINT (a terminal sends it to the whole process group), and the parent, on its
-``KeyboardInterrupt``, terminates them and waits for them to exit, so none is left behind and
-no worker prints a traceback.
+(also a generator) never floods memory.  Ctrl-C and SIGTERM stop the pool at once: the workers
+ignore SIGINT (a terminal sends it to the whole process group), and the parent, on its
+``KeyboardInterrupt``, terminates them and waits for them to exit (killing any that does not
+within :data:`STOP_GRACE` seconds), so none is left behind and no worker prints a traceback.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from handsolver.models.cards import InputError
 
@@ -80,38 +80,154 @@ def run_chunk(function: Callable[[T], R], chunk: list[T]) -> list[R]:
     return [function(job) for job in chunk]
 
 
-def _ignore_sigint() -> None:
+class _Worker(NamedTuple):
+    process: Any
+    connection: Any
+
+
+# Seconds a worker has to end after being told to (its chunk done, or SIGTERM) before SIGKILL.
+STOP_GRACE = 5.0
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _serve(connection: Any) -> None:
+    """A worker: run the chunks sent on ``connection`` until it is closed.
+
+    Ctrl-C is ignored (a terminal sends it to the whole process group; the parent decides), and
+    SIGTERM ends the worker quietly through ``SystemExit``, so ``finally`` blocks still run (a
+    strategy program's sandbox is cleaned up) and no traceback is printed.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    signal.set_wakeup_fd(-1)  # the parent's wake-up pipe (see solver.interrupt) is not ours
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    while True:
+        try:
+            message = connection.recv()
+        except (EOFError, OSError):  # the parent closed its end, or is gone
+            return
+        function, chunk = message
+        try:
+            reply: tuple[bool, Any] = (True, run_chunk(function, chunk))
+        except Exception as error:
+            reply = (False, error)
+        try:
+            connection.send(reply)
+        except (EOFError, OSError):
+            return
+        except Exception as error:  # an exception or result that does not pickle
+            connection.send((False, RuntimeError(f"cannot send a result back: {error!r}")))
+
+
+def _exit_on_sigterm(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: int) -> Iterator[R]:
+    """The chunks on ``workers`` local processes, results in input order.
+
+    Each worker has its own pipe and takes a chunk only when it is idle, so the processes share
+    no lock.  (``multiprocessing.Pool`` shares queue locks with its workers: a worker terminated
+    while it held the result queue's lock left the pool's threads blocked for ever, and with
+    them the first Ctrl-C.)  At most ``IN_FLIGHT_PER_WORKER`` chunks a worker are out or
+    waiting to be yielded, so memory stays bounded whatever the job list.
+    """
     import multiprocessing
+    from multiprocessing.connection import wait
 
     # fork starts fastest and needs no importable __main__; spawn where fork is unavailable.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    # SIGINT stays blocked while the workers start, so none can get it before it ignores it;
-    # one that comes meanwhile is delivered to this process when the pool is up.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    pool: list[_Worker] = []
+    finished = False
     try:
-        pool = context.Pool(workers, initializer=_ignore_sigint)
+        # Ctrl-C and SIGTERM stay blocked while a worker starts, so none gets one before it
+        # has set its own handling; one that comes meanwhile is delivered here afterwards.
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            for _ in range(workers):
+                here, there = context.Pipe()
+                process = context.Process(target=_serve, args=(there,), daemon=True)
+                process.start()
+                there.close()
+                pool.append(_Worker(process, here))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        idle = list(pool)
+        busy: dict[Any, tuple[int, _Worker]] = {}
+        done: dict[int, list[R]] = {}
+        sent = taken = 0
+        window = workers * IN_FLIGHT_PER_WORKER
+        more = True
+        while True:
+            while more and idle and sent - taken < window:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    more = False
+                    break
+                worker = idle.pop()
+                _send(worker, (function, chunk))
+                busy[worker.connection] = (sent, worker)
+                sent += 1
+            while taken in done:
+                yield from done.pop(taken)
+                taken += 1
+            if not busy:
+                if not more and taken == sent:
+                    break
+                continue
+            for connection in wait(list(busy)):
+                index, worker = busy.pop(connection)
+                ok, value = _receive(worker)
+                if not ok:
+                    raise value
+                done[index] = value
+                idle.append(worker)
+        finished = True
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        _stop(pool, at_once=not finished)
+
+
+def _send(worker: _Worker, message: Any) -> None:
     try:
-        pending: deque[Any] = deque()
-        for chunk in chunks:
-            pending.append(pool.apply_async(run_chunk, (function, chunk)))
-            while len(pending) >= workers * IN_FLIGHT_PER_WORKER:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
-        pool.close()
-    except BaseException:
-        pool.terminate()  # SIGTERM to every worker, whatever it is running
-        raise
+        worker.connection.send(message)
+    except OSError:
+        raise RuntimeError(_died(worker)) from None
+
+
+def _receive(worker: _Worker) -> tuple[bool, Any]:
+    try:
+        reply: tuple[bool, Any] = worker.connection.recv()
+    except (EOFError, OSError):
+        worker.process.join(STOP_GRACE)
+        raise RuntimeError(_died(worker)) from None
+    return reply
+
+
+def _died(worker: _Worker) -> str:
+    return f"a worker process ended unexpectedly (exit code {worker.process.exitcode})"
+
+
+def _stop(pool: list[_Worker], *, at_once: bool) -> None:
+    """End every worker and wait for it: told by closing its pipe when the work is done, by
+    SIGTERM when it is not, by SIGKILL after :data:`STOP_GRACE` seconds.  Ctrl-C and SIGTERM
+    wait until this is over (it is bounded), so no worker is ever left behind."""
+    import time
+
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        for worker in pool:
+            worker.connection.close()
+            if at_once:
+                worker.process.terminate()
+        deadline = time.monotonic() + STOP_GRACE
+        for worker in pool:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
     finally:
-        pool.join()
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _run_dask(function: Callable[[T], R], chunks: Iterator[list[T]], scheduler: str) -> Iterator[R]:

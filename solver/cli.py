@@ -5,8 +5,9 @@ and tables it imports) is imported only when that command runs or shows its help
 --help`` reads the one-line summaries from :data:`COMMANDS`.
 
 Everything that can go wrong ends here as one line on stderr and a documented exit code
-(``docs/cli.md``): usage errors and bad input 2, internal errors 3, Ctrl-C 130; never a
-traceback (set ``HANDSOLVER_TRACEBACK=1`` to see one for an internal error).
+(``docs/cli.md``): usage errors and bad input 2, internal errors 3, Ctrl-C 130, SIGTERM 143;
+a closed pipe (``| head``) ends quietly with 0; never a traceback (set
+``HANDSOLVER_TRACEBACK=1`` to see one for an internal error).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
+from signal import SIGTERM
 from typing import Annotated, Any
 
 import typer
@@ -25,6 +27,7 @@ from handsolver.models.cards import InputError
 from handsolver.solver.commands.errors import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     Interrupted,
     error_line,
@@ -86,15 +89,18 @@ def load_command(name: str) -> Any:
 
 
 _interrupted = False
+_terminated = False
 # What a failed write to standard output reports (a full disk, a closed pipe or descriptor).
 _OUTPUT_ERRORS = {errno.EPIPE, errno.ENOSPC, errno.EBADF, errno.EIO, errno.EDQUOT, errno.EFBIG}
 
 
 def _on_interrupt(signum: int, frame: Any) -> None:
     """Python's own Ctrl-C, remembered: whatever it breaks (an import of a C extension fails
-    with ImportError, say) is then reported as the interruption it is."""
-    global _interrupted
+    with ImportError, say) is then reported as the interruption it is.  SIGTERM takes the same
+    way out (every cleanup that Ctrl-C runs runs for it too) and ends with exit code 143."""
+    global _interrupted, _terminated
     _interrupted = True
+    _terminated = _terminated or signum == SIGTERM
     raise KeyboardInterrupt
 
 
@@ -103,14 +109,20 @@ def _with_catch(run: Callable[[], Any]) -> int:
     line on stderr."""
     import signal
 
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.default_int_handler:
+    previous = {number: signal.getsignal(number) for number in (signal.SIGINT, SIGTERM)}
+    if previous[signal.SIGINT] is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_interrupt)
+    if previous[SIGTERM] == signal.SIG_DFL:
+        signal.signal(SIGTERM, _on_interrupt)
     try:
-        return _exit_code(run)
+        code = _exit_code(run)
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            if handler is not None:
+                signal.signal(number, handler)
+    if code == EXIT_INTERRUPTED and _terminated:
+        return EXIT_TERMINATED
+    return code
 
 
 def _exit_code(run: Callable[[], Any]) -> int:
@@ -118,7 +130,7 @@ def _exit_code(run: Callable[[], Any]) -> int:
         code = run()
         _flush_stdout()
         if code == EXIT_INTERRUPTED and _interrupted:  # typer turned it into an exit code
-            _say("interrupted")
+            _say(_stopped("interrupted"))
         return code if isinstance(code, int) else 0
     except typer.Exit as done:  # raised outside a command (help, --version)
         _flush_stdout_quietly()
@@ -139,11 +151,13 @@ def _exit_code(run: Callable[[], Any]) -> int:
         return EXIT_USAGE
     except (Interrupted, KeyboardInterrupt) as stop:
         _flush_stdout_quietly()
-        _say(str(stop) or "interrupted")
+        _say(_stopped(str(stop) or "interrupted"))
         return EXIT_INTERRUPTED
     except (OSError, _Failed) as failure:  # a write failed (a file's errors name the file)
         cause = failure.error if isinstance(failure, _Failed) else failure
         _silence_stdout()
+        if cause.filename is None and cause.errno == errno.EPIPE:
+            return 0  # the reader has all it wanted (`| head`): quiet, as git and ripgrep are
         if cause.filename is not None:
             error_line(os_error_message(cause))
         elif cause.errno in _OUTPUT_ERRORS:
@@ -154,7 +168,7 @@ def _exit_code(run: Callable[[], Any]) -> int:
     except Exception as error:  # a bug: one line, and the traceback only when asked for
         if _interrupted:
             _flush_stdout_quietly()
-            _say("interrupted")
+            _say(_stopped("interrupted"))
             return EXIT_INTERRUPTED
         if os.environ.get("HANDSOLVER_TRACEBACK"):
             raise
@@ -180,6 +194,13 @@ def _command_list(ctx: Any) -> str:
     ctx.command.format_commands(ctx, formatter)
     listing: str = formatter.getvalue()
     return listing.rstrip()
+
+
+def _stopped(message: str) -> str:
+    """The line for a stop: ``interrupted ...`` after Ctrl-C, ``terminated ...`` after SIGTERM."""
+    if _terminated:
+        return message.replace("interrupted", "terminated", 1)
+    return message
 
 
 def _say(line: str) -> None:

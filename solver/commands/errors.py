@@ -18,10 +18,12 @@ import typer
 from handsolver.models.cards import InputError
 
 # Exit codes: 0 done (or "yes"), 1 a "no" answer (check, verify), 2 bad input, usage or an
-# unwritable output, 3 an internal error (a bug: please report it), 130 interrupted (Ctrl-C).
+# unwritable output, 3 an internal error (a bug: please report it), 130 interrupted (Ctrl-C),
+# 143 terminated (SIGTERM).
 EXIT_USAGE = 2
 EXIT_INTERNAL = 3
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
 
 MAX_QUOTE = 60  # characters of a token quoted in an error message
 MAX_QUOTED_PATH = 200  # characters of a path quoted in an error message

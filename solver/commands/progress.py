@@ -30,35 +30,51 @@ def progress(items: Iterable[T], total: int | None, description: str) -> Iterato
 
 
 def emit_lines(lines: Iterable[str], total: int, unit: str) -> None:
-    """Print ``lines`` one by one (with a progress bar on a terminal); Ctrl-C stops with
-    ``interrupted after N of M <unit>``, N the lines printed, each of them complete."""
+    """Print ``lines`` one by one (with a progress bar on a terminal); Ctrl-C (and SIGTERM,
+    when the command line handles it) stops with ``interrupted after N of M <unit>``, N the
+    lines printed, each of them complete.  ``lines`` is closed at the end, whatever happens,
+    so a pool behind it stops before the command returns."""
     import signal
 
     done = 0
-    writing = pending = False
+    writing = False
+    pending: int | None = None
+    previous: dict[int, Any] = {}
 
-    def on_interrupt(signum: int, frame: Any) -> None:
-        # Ctrl-C while a line is being written waits until it is out and counted, so no line
-        # is cut in two and the message counts what was printed.
+    def stop(signum: int) -> None:
+        handler = previous.get(signum)
+        if callable(handler):
+            handler(signum, None)
+        raise KeyboardInterrupt
+
+    def on_signal(signum: int, frame: Any) -> None:
+        # A signal while a line is being written waits until it is out and counted, so no
+        # line is cut in two and the message counts what was printed.
         nonlocal pending
         if writing:
-            pending = True
+            pending = signum
         else:
-            raise KeyboardInterrupt
+            stop(signum)
 
-    previous = signal.signal(signal.SIGINT, on_interrupt)
+    previous[signal.SIGINT] = signal.signal(signal.SIGINT, on_signal)
+    if callable(signal.getsignal(signal.SIGTERM)):  # the command line's own SIGTERM handler
+        previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, on_signal)
     try:
         for line in progress(lines, total, unit):
             writing = True
             typer.echo(line)
             done += 1
             writing = False
-            if pending:
-                raise KeyboardInterrupt
+            if pending is not None:
+                stop(pending)
     except KeyboardInterrupt:
         raise Interrupted(f"interrupted after {done} of {total} {unit}") from None
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        close = getattr(lines, "close", None)
+        if close is not None:
+            close()
 
 
 def _isatty(stream: Any) -> bool:

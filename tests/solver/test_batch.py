@@ -7,7 +7,6 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -20,6 +19,8 @@ from handsolver.models.cards import InputError
 from handsolver.solver import batch
 from handsolver.solver.batch import run_batch
 from handsolver.solver.cli import app
+
+from .processes import HANG, first_line, group_is_gone, start, wait_for
 
 runner = CliRunner()
 
@@ -85,24 +86,56 @@ def test_ctrl_c_stops_the_pool_and_leaves_no_worker(tmp_path: Path) -> None:
             """
         )
     )
-    process = subprocess.Popen(
-        [sys.executable, str(script)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    assert process.stdout is not None and process.stderr is not None
-    assert process.stdout.readline().strip() == b"0"
+    # SIGINT reaches the script even when this test run ignores it (started in the background
+    # from a script), and every wait is bounded.
+    process = start([sys.executable, str(script)])
+    assert first_line(process).strip() == b"0"
     os.killpg(process.pid, signal.SIGINT)
-    rest = process.stdout.read().decode()
-    err = process.stderr.read().decode()
-    assert process.wait(timeout=120) == 130
-    process.stdout.close()
-    process.stderr.close()
+    out, err_bytes = process.communicate(timeout=HANG)
+    rest, err = out.decode(), err_bytes.decode()
+    assert process.returncode == 130
     # (this script's own print may be cut by the signal: the CLI guards its lines, not this)
     assert rest.endswith("stopped\n") and "Traceback" not in err and "KeyboardInterrupt" not in err
-    with pytest.raises(ProcessLookupError):  # no worker left in the process group
-        os.killpg(process.pid, 0)
+    assert group_is_gone(process.pid)  # no worker left in the process group
+
+
+def test_sigterm_to_a_worker_group_ends_it_quietly(tmp_path: Path) -> None:
+    """``kill -TERM -GROUP``: the workers end by their own SIGTERM handler (SystemExit, so
+    ``finally`` blocks run) without a word, even with their parent gone."""
+    script = tmp_path / "run.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import sys, time
+            from handsolver.solver.batch import run_batch
+
+            def slow(n):
+                time.sleep(0.2)
+                return n
+
+            if __name__ == "__main__":
+                for result in run_batch(slow, range(10_000), workers=2, chunksize=1):
+                    print(result, flush=True)
+            """
+        )
+    )
+    process = start([sys.executable, str(script)])
+    assert first_line(process).strip() == b"0"
+    os.killpg(process.pid, signal.SIGTERM)  # the script has no handler: it dies at once
+    _, err = process.communicate(timeout=HANG)
+    wait_for(lambda: group_is_gone(process.pid))  # its workers too, by their own handler
+    assert process.returncode == -signal.SIGTERM and err == b""
+
+
+def test_a_dead_worker_is_an_error_not_a_hang() -> None:
+    with pytest.raises(RuntimeError, match="worker process ended unexpectedly"):
+        list(run_batch(_kill_self, range(20), workers=2))
+
+
+def _kill_self(n: int) -> int:
+    if n == 5:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return n
 
 
 @pytest.fixture(scope="module")
@@ -220,19 +253,12 @@ def test_ctrl_c_in_a_batch_on_a_cluster(cluster: str, tmp_path: Path) -> None:
     hands = tmp_path / "hands.txt"
     hands.write_text("AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH\n" * 20_000)
     command = [sys.executable, "-m", "handsolver.solver", "big2", "batch", str(hands)]
-    process = subprocess.Popen(
-        [*command, "--scheduler", cluster],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    assert process.stdout is not None and process.stderr is not None
-    first = process.stdout.readline()
+    process = start([*command, "--scheduler", cluster])
+    first = first_line(process)
     os.killpg(process.pid, signal.SIGINT)
-    lines = (first + process.stdout.read()).decode().splitlines()
-    err = process.stderr.read().decode()
-    assert process.wait(timeout=120) == 130
-    process.stdout.close()
-    process.stderr.close()
+    rest, err_bytes = process.communicate(timeout=HANG)
+    lines = (first + rest).decode().splitlines()
+    err = err_bytes.decode()
+    assert process.returncode == 130
     assert err == f"interrupted after {len(lines)} of 20000 hands\n"
     assert all(json.loads(line)["count"] == 5 for line in lines)
