@@ -22,6 +22,7 @@ Strategies choose a setting for many hands at once (rows of 13 sorted cards):
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
 
 _HANDS_PER_BLOCK = 1024  # hands keyed at once: (block x 1287 x 5) cards stay near 50 MB
 DEFAULT_BR_SAMPLES = 200
+DEFAULT_TIMEOUT = 60.0
+"""Seconds a strategy program may run for one batch of hands."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ class BestResponse:
 @dataclass(frozen=True)
 class Program:
     command: str
-    timeout: float = 60.0
+    timeout: float = DEFAULT_TIMEOUT
     output_cap: int = 1 << 24
 
     @property
@@ -177,8 +180,11 @@ MAX_NESTING = 3
 """How deep ``best-response:`` may nest."""
 
 
-def strategy_from_spec(spec: str, br_samples: int = DEFAULT_BR_SAMPLES) -> Strategy:
-    """``greedy``, ``best-response:X`` or ``program:COMMAND``.
+def strategy_from_spec(
+    spec: str, br_samples: int = DEFAULT_BR_SAMPLES, timeout: float = DEFAULT_TIMEOUT
+) -> Strategy:
+    """``greedy``, ``best-response:X`` or ``program:COMMAND``; a program, at any depth of
+    ``best-response:``, may run ``timeout`` seconds.
 
     >>> strategy_from_spec("best-response:greedy").name
     'best-response:greedy'
@@ -203,7 +209,12 @@ def strategy_from_spec(spec: str, br_samples: int = DEFAULT_BR_SAMPLES) -> Strat
     if text == "greedy":
         strategy = Greedy()
     elif text.startswith("program:") and text.removeprefix("program:").strip():
-        strategy = Program(text.removeprefix("program:").strip())
+        command = text.removeprefix("program:").strip()
+        try:
+            shlex.split(command)  # checked before any work, and named as the user wrote it
+        except ValueError as error:
+            raise InputError(f"cannot split the program command {command!r}: {error}") from None
+        strategy = Program(command, timeout)
     else:
         import difflib
 

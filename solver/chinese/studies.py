@@ -30,6 +30,7 @@ from handsolver.solver.chinese.indexing import Keys, hand_keys
 from handsolver.solver.chinese.scoring import rank_settings, score_settings
 from handsolver.solver.chinese.strategies import (
     DEFAULT_BR_SAMPLES,
+    DEFAULT_TIMEOUT,
     Context,
     sampled_scenarios,
     strategy_from_spec,
@@ -47,6 +48,8 @@ class StudyJob(NamedTuple):
     scoring: str = "1-6"
     royalties: Royalties | None = None
     br_samples: int = DEFAULT_BR_SAMPLES
+    timeout: float = DEFAULT_TIMEOUT
+    """Seconds a strategy program may run, at every level of ``best-response:``."""
 
 
 class HandGain(NamedTuple):
@@ -74,6 +77,7 @@ def study_jobs(
     scoring: str = "1-6",
     royalties: Royalties | None = None,
     br_samples: int = DEFAULT_BR_SAMPLES,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> list[StudyJob]:
     """``hands`` random hands, each with its own seed drawn from ``seed``.
 
@@ -81,12 +85,22 @@ def study_jobs(
     """
     import numpy as np
 
-    strategy_from_spec(strategy, br_samples)  # fail before any work
+    strategy_from_spec(strategy, br_samples, timeout)  # fail before any work
     rng = np.random.default_rng(seed)
     deals = np.sort(rng.random((hands, 52)).argsort(axis=1)[:, :HAND_SIZE], axis=1)
     seeds = np.random.SeedSequence(seed).generate_state(max(1, hands))
     return [
-        StudyJob(tuple(row), strategy, opponents, samples, int(s), scoring, royalties, br_samples)
+        StudyJob(
+            tuple(row),
+            strategy,
+            opponents,
+            samples,
+            int(s),
+            scoring,
+            royalties,
+            br_samples,
+            timeout,
+        )
         for row, s in zip(deals.tolist(), seeds.tolist(), strict=False)
     ]
 
@@ -95,7 +109,7 @@ def study_hand(job: StudyJob) -> HandGain:
     """The best response's gain over the strategy on one hand (module level for run_batch)."""
     import numpy as np
 
-    strategy = strategy_from_spec(job.strategy, job.br_samples)
+    strategy = strategy_from_spec(job.strategy, job.br_samples, job.timeout)
     own_seed, choose_seed, judge_seed = np.random.SeedSequence(job.seed).generate_state(3)
 
     def context(seed: int) -> Context:

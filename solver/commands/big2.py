@@ -31,7 +31,7 @@ from handsolver.solver.commands.big2_rules import takes_rules
 from handsolver.solver.commands.deal_batch import run_deal_batch
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.groups import default_group
-from handsolver.solver.commands.inputs import card_texts, read_text
+from handsolver.solver.commands.inputs import STDIN, card_texts, hand_source, read_text
 from handsolver.solver.commands.options import (
     BatchJsonOption,
     JsonOption,
@@ -234,10 +234,10 @@ def check(
     with user_errors():
         if hand.strip() == "-" and answer.strip() == "-":
             raise InputError("standard input can be read once: give HAND or ANSWER as '-'")
-        deal = _one_hand(read_text("-") if hand.strip() == "-" else hand)
+        deal = _one_hand(read_text("-") if hand_source(hand) == STDIN else hand)
         verdict = check_answer_text(
             deal.hands[0],
-            _balanced(read_text("-") if answer.strip() == "-" else answer),
+            _balanced(read_text("-") if hand_source(answer) == STDIN else answer),
             notation=deal.notation,
             rules=rules,
             time_limit=time_limit,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from handsolver.solver.commands.errors import fail, user_errors
+from handsolver.solver.commands.errors import fail, quoted, user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     JsonOption,
@@ -135,19 +135,13 @@ def _opponents(
     from handsolver.models.chinese import format_setting
     from handsolver.solver.chinese import known_scenarios
     from handsolver.solver.chinese.indexing import setting_cards, setting_of_text
-    from handsolver.solver.chinese.strategies import (
-        Program,
-        sampled_scenarios,
-        strategy_from_spec,
-    )
+    from handsolver.solver.chinese.strategies import sampled_scenarios, strategy_from_spec
 
     notation = context.notation
     known = len(vs_setting) + len(vs_hand)
     strategy = None
     if vs is not None:  # first, so that a misspelt strategy is named before anything else
-        strategy = strategy_from_spec(vs, br_samples)
-        if isinstance(strategy, Program):
-            strategy = Program(strategy.command, timeout)
+        strategy = strategy_from_spec(vs, br_samples, timeout)
     if known and samples is not None:
         raise InputError("give known opponents (--vs-setting, --vs-hand) or --samples, not both")
     if vs_hand and vs is None:
@@ -163,7 +157,10 @@ def _opponents(
     settings: list[Setting] = []
     lines: list[str] = []
     for text in vs_setting:
-        setting = setting_of_text(text)
+        try:
+            setting = setting_of_text(text)
+        except InputError as error:
+            raise InputError(f"--vs-setting {quoted(text.strip())}: {error}") from None
         where = f"setting {text.strip()!r}"
         _check_disjoint(seen, [c for part in setting for c in part], where, notation)
         settings.append(setting)
@@ -172,7 +169,10 @@ def _opponents(
         assert strategy is not None
         hands = []
         for text in vs_hand:
-            their = parse_deal(text, hand_size=13).hands[0]
+            try:
+                their = parse_deal(text, hand_size=13).hands[0]
+            except InputError as error:
+                raise InputError(f"--vs-hand {quoted(text.strip())}: {error}") from None
             _check_disjoint(seen, their, f"hand {text.strip()!r}", notation)
             hands.append(tuple(sorted(their)))
         chosen = strategy.choose(np.array(hands), context)
@@ -183,7 +183,7 @@ def _opponents(
     if settings:
         return known_scenarios(settings, context.royalties), lines
     assert samples is not None
-    player = strategy or strategy_from_spec("greedy", br_samples)
+    player = strategy or strategy_from_spec("greedy", br_samples, timeout)
     scenarios = sampled_scenarios(hand, player, samples, context, progress)
     plural = "s" if context.opponents > 1 else ""
     lines.append(
@@ -430,6 +430,7 @@ def study(
     scoring: ScoringOption = "1-6",
     royalties: RoyaltiesOption = None,
     br_samples: BrSamplesOption = 200,
+    timeout: TimeoutOption = 60.0,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     json_output: JsonOption = False,
@@ -457,6 +458,7 @@ def study(
             scoring=scoring,
             royalties=table,
             br_samples=br_samples,
+            timeout=timeout,
         )
         results = list(
             progress(

@@ -23,6 +23,7 @@ class DefaultCommandGroup(TyperGroup):
         if not args:  # run bare: the commands are listed (the default one needs arguments)
             raise NoArgsIsHelpError(ctx)
         if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
+            _refuse_a_typo(ctx, args[0] if args else "", list(self.commands))
             args = [self.default_command, *args]
         result: list[str] = super().parse_args(ctx, args)
         return result
@@ -41,6 +42,27 @@ class DefaultCommandGroup(TyperGroup):
             f"Options of '{ctx.command_path} {self.default_command}' (the default command)"
         ):
             formatter.write_dl([record for record in records if record is not None])
+
+
+def _refuse_a_typo(ctx: Any, word: str, names: list[str]) -> None:
+    """A word that is not cards but close to a subcommand (``big2 chek``) is a typo of it,
+    refused as click refuses an unknown command, with the suggestion."""
+    from difflib import get_close_matches
+
+    from typer._click.exceptions import UsageError
+
+    from handsolver.models.cards import InputError, parse_cards
+
+    if not (word.isascii() and word.isalpha()):
+        return
+    matches = get_close_matches(word.lower(), names)
+    if not matches:
+        return
+    try:
+        parse_cards(word)
+    except InputError:
+        suggestions = ", ".join(repr(name) for name in matches)
+        raise UsageError(f"No such command {word!r}. Did you mean {suggestions}?", ctx) from None
 
 
 def default_group(command: str) -> type[DefaultCommandGroup]:

@@ -177,17 +177,52 @@ def read_deals(source: str, parse: Callable[[str], T]) -> list[tuple[int, str, T
     return jobs
 
 
+STDIN, FILE, CARDS = "stdin", "file", "cards"
+
+
+def hand_source(text: str, *, files: bool = False) -> str:
+    """How a HAND argument is read: :data:`STDIN`, :data:`FILE` or :data:`CARDS`.  Every
+    command that takes cards, or cards or a file, decides here.
+
+    ``-`` is standard input.  Where a file is allowed, a path that exists and is not a folder
+    is a file, whatever kind (a pipe such as ``<(cat hands.txt)`` is ``/dev/fd/63``), and so
+    is a name shaped like a path: cards never hold ``.``, ``/`` or ``~``, so ``hands.txt``
+    is a file name, and a missing one is reported as missing, not as a bad card.  Where only
+    cards are allowed such a name is refused as what it is.
+
+    >>> hand_source("As Kd"), hand_source("-"), hand_source("hands.txt", files=True)
+    ('cards', 'stdin', 'file')
+    >>> try:
+    ...     hand_source("hands.txt")
+    ... except InputError as error:
+    ...     print(error)
+    'hands.txt' is a file name, not cards ('-' reads cards from standard input)
+
+    :raises InputError: a file name where only cards are allowed.
+    """
+    written = text.strip()
+    if written == "-":
+        return STDIN
+    path_like = any(mark in written for mark in "./~")
+    if files and (path_like or (written and os.path.exists(text) and not os.path.isdir(text))):
+        return FILE
+    if path_like:
+        raise InputError(
+            f"{quoted(written)} is a file name, not cards ('-' reads cards from standard input)"
+        )
+    return CARDS
+
+
 def card_texts(texts: list[str]) -> list[str]:
-    """Card arguments with ``-`` replaced by what stdin holds (one hand a line).
+    """Card arguments with ``-`` replaced by what stdin holds (one hand a line), each
+    argument read by the rules of :func:`hand_source`.
 
     >>> card_texts(["AS 4H", "KD"])
     ['AS 4H', 'KD']
     """
-    if "-" not in (text.strip() for text in texts):
-        return texts
     out: list[str] = []
     for text in texts:
-        if text.strip() == "-":
+        if hand_source(text) == STDIN:
             out.extend(line for _, line in numbered_lines("-", max_lines=1000) if line.strip())
         else:
             out.append(text)

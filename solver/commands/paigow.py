@@ -17,7 +17,7 @@ import typer
 
 from handsolver.models.cards import InputError
 from handsolver.solver.commands.errors import fail, user_errors
-from handsolver.solver.commands.inputs import card_texts, source_name
+from handsolver.solver.commands.inputs import CARDS, card_texts, hand_source, source_name
 from handsolver.solver.commands.options import (
     JsonOption,
     PlotOption,
@@ -206,7 +206,7 @@ def house_way_command(
     with user_errors():
         house = _way(way)
         rules = _rules(wheel, five_aces, "0.05")
-        batch = hand == "-" or Path(hand).is_file()
+        batch = hand_source(hand, files=True) != CARDS
         if batch:
             cards, tokens = _parse_batch(_read_lines(hand))
         else:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from handsolver.solver.commands.errors import fail, user_errors
-from handsolver.solver.commands.inputs import read_text
+from handsolver.solver.commands.inputs import STDIN, hand_source, read_text
 from handsolver.solver.commands.options import JsonOption, PlotOption, ascii_digits
 from handsolver.solver.commands.output import print_json, write_atomic
 from handsolver.solver.commands.progress import progress
@@ -82,7 +82,7 @@ def _split_row(item: SplitScore, t: Tables) -> dict[str, Any]:
 
 def _hand_text(text: str, what: str) -> str:
     """A hand or split as typed, or read from stdin for ``-``; ASCII digits only."""
-    return ascii_digits(read_text("-").strip() if text.strip() == "-" else text, what)
+    return ascii_digits(read_text("-").strip() if hand_source(text) == STDIN else text, what)
 
 
 @sixcard_app.command()

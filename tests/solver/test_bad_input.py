@@ -578,3 +578,178 @@ def test_the_real_program_keeps_the_promise(path: tuple[str, ...], tmp_path: Pat
 def test_a_closed_stdout_is_one_line(tmp_path: Path) -> None:
     code, err = run_err(["badugi", "3c 2s 4d Ah", "As 3h 2d 4h"], ">&-", tmp_path)
     assert (code, err) == (2, "error: cannot write to standard output: it is closed\n")
+
+
+# --- issue 22: exact or refused, inputs named ----------------------------------------------------
+
+CHINESE_HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"
+KNOWN_SETTING = "Ah Ad 3c|Kh Kd 4c 4d 8s|8c 8d 8h Jc Jd"
+IN_PATH_OPTIONS = [
+    (path, param)
+    for path in PATHS
+    for param in _params(path)
+    if type(param.type).__name__ == "InPath"
+]
+
+
+def _royalty_args(source: str, *extra: str) -> list[str]:
+    known = ["--vs-setting", KNOWN_SETTING]
+    return ["chinese", "settings", CHINESE_HAND, *known, "--royalties", source, *extra]
+
+
+def _royalty_files(tmp: Path) -> dict[str, tuple[bytes, str]]:
+    """Hostile royalty files and what their one error line must say."""
+    row = '{{"back": {{"straight flush": {}}}}}'
+    return {
+        "6e18": (row.format(6 * 10**18).encode(), "out of range"),
+        "5000 digits": (row.format("9" * 5000).encode(), "out of range"),
+        "1e20": (row.format("1e20").encode(), "must be an integer"),
+        "10**20": (row.format(10**20).encode(), "out of range"),
+        "-10**20": (row.format(-(10**20)).encode(), "out of range"),
+        "deep": (b'{"back": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested too deeply"),
+        "latin-1": (row.format(1).encode() + b"\xe9", "line 1 is not UTF-8"),
+        "utf-16": (row.format(1).encode("utf-16"), "UTF-16"),
+    }
+
+
+def test_royalty_files_are_exact_or_refused(tmp_path: Path) -> None:
+    for name, (data, message) in _royalty_files(tmp_path).items():
+        source = tmp_path / f"{name}.json"
+        source.write_bytes(data)
+        line = assert_one_error(*invoke(_royalty_args(str(source))), names=message)
+        assert repr(str(source)) in line, name
+    # A royalty CP-SAT could not hold (MODEL_INVALID at 1e17) is refused before any model.
+    source = tmp_path / "big.json"
+    source.write_text('{"back": {"pair": 100000000000000000}}')
+    assert_one_error(*invoke(_royalty_args(str(source), "--engine", "cp-sat")), names="range")
+    assert_one_error(*invoke(_royalty_args("/dev/zero")), names="'/dev/zero' is larger than")
+    assert_one_error(*invoke(_royalty_args("")), names="'--royalties': '' is not a file name")
+    if os.access("/proc/self/mem", os.R_OK):
+        assert_one_error(*invoke(_royalty_args("/proc/self/mem")), names="'/proc/self/mem'")
+
+
+def test_a_royalty_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    plain, marked = tmp_path / "plain.json", tmp_path / "marked.json"
+    plain.write_text('{"back": {"straight flush": 5}}')
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    first, second = invoke(_royalty_args(str(plain))), invoke(_royalty_args(str(marked)))
+    assert first[0] == 0 and first == second
+
+
+@pytest.mark.parametrize(
+    ("path", "param"), IN_PATH_OPTIONS, ids=[f"{_id(p)} {q.opts[0]}" for p, q in IN_PATH_OPTIONS]
+)
+def test_an_empty_input_path_names_its_option(path: tuple[str, ...], param: Any) -> None:
+    option = param.opts[0]
+    args = _with_required(path, [*path, option, ""], skip=param)
+    if path[-1] == "settings" and path[0] == "chinese":
+        args = [*path, CHINESE_HAND, "--vs-setting", KNOWN_SETTING, option, ""]
+    assert_one_error(*invoke(args), names=f"'{option}': '' is not a file name")
+
+
+def test_a_huge_six_card_value_is_a_bad_value_not_a_crash() -> None:
+    line = assert_one_error(*invoke(["sixcard", "split", "1 1 2 2 3 " + "9" * 5000]))
+    assert "bad card value" in line
+
+
+def test_a_six_card_table_row_names_the_file_and_line(tmp_path: Path) -> None:
+    table = tmp_path / "table.csv"
+    table.write_text("hand,split,p\n112234,999|11|2,1\n")
+    assert_one_error(*invoke(["sixcard", "score", str(table), "random"]), names="line 2")
+    assert_one_error(*invoke(["sixcard", "score", str(table), "random"]), names=str(table))
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n\n"])
+def test_a_pai_gow_study_of_no_hands_is_refused(text: str, tmp_path: Path) -> None:
+    source = tmp_path / "hands.txt"
+    source.write_text(text)
+    line = assert_one_error(*invoke(["paigow", "study", "--file", str(source)]))
+    assert "holds no hands" in line and str(source) in line
+
+
+def _strict_json(text: str) -> Any:
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_a_standard_error_from_one_sample_is_null_in_json() -> None:
+    """JSON has no NaN: one sampled deal (or one hand) has no standard error, so it is null."""
+    args = ["chinese", "settings", CHINESE_HAND, "--vs", "greedy", "--samples", "1"]
+    code, out, err = invoke([*args, "--json", "--top", "2"])
+    assert code == 0, err
+    assert [entry["stderr"] for entry in _strict_json(out)["settings"]] == [None, None]
+    code, out, err = invoke(args)
+    assert code == 0 and "± n/a" in out and "nan" not in out, err
+    code, out, err = invoke(["chinese", "study", "--hands", "1", "--samples", "20", "--json"])
+    assert code == 0 and _strict_json(out)["stderr"] is None, err
+
+
+def test_a_pipe_or_device_is_a_file(tmp_path: Path) -> None:
+    """``paigow house-way <(cat hands.txt)`` names /dev/fd/63: a FIFO is a file, not cards."""
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "w") as writer:
+            writer.write("Kh Kd 7c 7s Ah 4d 3c\n")
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    code, out, err = invoke(["paigow", "house-way", str(fifo)])
+    feeder.join(HANG)
+    assert code == 0 and json.loads(out)["low"] == ["7c", "7s"], err
+    assert invoke(["paigow", "house-way", "/dev/null"])[:2] == (0, "")
+
+
+@pytest.mark.parametrize("path", CARD_COMMANDS, ids=_id)
+def test_a_file_name_is_not_read_as_cards(path: tuple[str, ...], tmp_path: Path) -> None:
+    """A missing ``hands.txt`` says it is a file name (or that no such file exists, where a
+    file is taken), never "unknown rank 'h' in card 'ha'"."""
+    missing = str(tmp_path / "hands.txt")
+    line = assert_one_error(
+        *invoke(_with_required(path, [*path, "hands.txt"], _arguments(path)[0]))
+    )
+    assert "'hands.txt'" in line and "rank" not in line
+    line = assert_one_error(*invoke(_with_required(path, [*path, missing], _arguments(path)[0])))
+    assert ("No such file" if path == ("paigow", "house-way") else "file name") in line
+
+
+@pytest.mark.parametrize(
+    ("args", "suggestion"),
+    [
+        (["big2", "chek", "AS 4H"], "'check'"),
+        (["badugi", "batc", "deals.txt"], "'batch'"),
+        (["poker", "shwdown", "8C TS KC 9H 4S"], "'showdown'"),
+        (["pokr"], "'poker'"),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else value,
+)
+def test_a_word_close_to_a_subcommand_suggests_it(args: list[str], suggestion: str) -> None:
+    line = assert_one_error(*invoke(args))
+    assert "No such command" in line and f"Did you mean {suggestion}?" in line
+
+
+def test_chinese_options_are_named_in_their_errors() -> None:
+    assert_one_error(
+        *invoke(["chinese", "settings", CHINESE_HAND, "--vs-setting", ""]),
+        names="--vs-setting '': no cards given",
+    )
+    line = assert_one_error(
+        *invoke(
+            ["chinese", "settings", CHINESE_HAND, "--vs", 'program:python "x', "--samples", "2"]
+        )
+    )
+    assert "No closing quotation" in line and "--cmd" not in line
+
+
+@pytest.mark.parametrize("command", ["settings", "study"])
+def test_a_nested_strategy_program_keeps_to_the_timeout(command: str) -> None:
+    """``--timeout`` bounds a program at every depth of ``best-response:`` (it was 60 s)."""
+    spec = f"best-response:program:{sys.executable} -c 'import time; time.sleep(600)'"
+    args = ["--vs", spec, "--timeout", "0.5", "--samples", "2", "--br-samples", "1"]
+    where = [CHINESE_HAND] if command == "settings" else ["--hands", "1"]
+    assert_one_error(*invoke(["chinese", command, *where, *args]), names="timed out after 0.5 s")
