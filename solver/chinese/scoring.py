@@ -25,10 +25,10 @@ its own batch and this is the usual sample standard error).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from handsolver.models.cards import Card
 from handsolver.models.chinese import Royalties, check_scoring, chinese_game, front_key
@@ -52,7 +52,7 @@ FOULED = -1
 """The row keys of a fouled opponent: every row of a setting that is not fouled beats them."""
 _MAX_BATCHES = 256
 _CHUNK = 4096  # settings per block of the bitset pass: (chunk x batches) words stay small
-_SLAB_DEALS = 8192  # deals whose outcome tables are held at once
+_SLAB_SCENARIOS = 8192  # opponent hands whose outcome tables are held at once
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,30 @@ class Scenarios:
     @property
     def opponents(self) -> int:
         return int(self.back.shape[1])
+
+    def parts(self, size: int) -> Iterator[Scenarios]:
+        """The deals in consecutive parts of ``size`` deals (the last may be shorter)."""
+        for start in range(0, self.deals, size):
+            yield self.deals_slice(start, start + size)
+
+
+class ScenarioSource(Protocol):
+    """Scenarios held in arrays (:class:`Scenarios`) or produced part by part when read
+    (:class:`~handsolver.solver.chinese.strategies.SampledScenarios`), so that scoring
+    millions of sampled deals needs no more memory than scoring a few thousand."""
+
+    @property
+    def deals(self) -> int: ...
+
+    @property
+    def opponents(self) -> int: ...
+
+    @property
+    def sampled(self) -> bool: ...
+
+    def parts(self, size: int) -> Iterator[Scenarios]:
+        """The deals in consecutive parts of ``size`` deals (the last may be shorter)."""
+        ...
 
 
 def known_scenarios(settings: Sequence[Setting], royalties: Royalties | None = None) -> Scenarios:
@@ -187,7 +211,7 @@ def _bits(table: NDArray[np.bool_], batches: int) -> NDArray[np.uint64]:
 
 def score_settings(
     keys: Keys,
-    scenarios: Scenarios,
+    scenarios: ScenarioSource,
     settings: NDArray[np.intp],
     scoring: str = "1-6",
     royalties: Royalties | None = None,
@@ -206,7 +230,7 @@ def score_settings(
     words = -(-deals // per_word)
     words_per_batch = -(-words // _MAX_BATCHES)
     deals_per_batch = per_word * words_per_batch
-    slab = deals_per_batch * max(1, _SLAB_DEALS // deals_per_batch)
+    slab = deals_per_batch * max(1, _SLAB_SCENARIOS // (deals_per_batch * opponents))
     mine_royalty = np.zeros(len(settings), dtype=np.int64)
     if royalties is not None:
         mine_royalty = (
@@ -216,8 +240,7 @@ def score_settings(
         ).astype(np.int64)
     fouled = ~legal_mask(keys)[settings]
     columns, counts = [], []
-    for start in range(0, deals, slab):
-        part = scenarios.deals_slice(start, start + slab)
+    for part in scenarios.parts(slab):
         points, word_deals = _score_words(
             keys, part, settings, per_word, scoring, mine_royalty, fouled
         )
@@ -360,7 +383,7 @@ class Ranking:
 
 def rank_settings(
     hand: Sequence[Card],
-    scenarios: Scenarios,
+    scenarios: ScenarioSource,
     scoring: str = "1-6",
     royalties: Royalties | None = None,
 ) -> Ranking:

@@ -23,7 +23,7 @@ Strategies choose a setting for many hands at once (rows of 13 sorted cards):
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -233,15 +233,102 @@ def deal_opponents(dead: Sequence[Card], opponents: int, deals: int, seed: int) 
     (deals * opponents, 13), each row sorted, deal major."""
     import numpy as np
 
+    blocks = list(dealt_blocks(dead, opponents, deals, seed))
+    return np.concatenate(blocks) if blocks else np.zeros((0, HAND_SIZE), dtype=np.intp)
+
+
+def dealt_blocks(
+    dead: Sequence[Card], opponents: int, deals: int, seed: int, block: int = _HANDS_PER_BLOCK
+) -> Iterator[NDArray[np.intp]]:
+    """:func:`deal_opponents` ``block`` deals at a time, the same deals: the generator's numbers
+    are drawn in the same order, so memory stays bounded however many deals there are."""
+    import numpy as np
+
     rest = np.setdiff1d(np.arange(52), np.asarray(dead, dtype=np.intp))
     rng = np.random.default_rng(seed)
-    picks = rng.random((deals, len(rest))).argsort(axis=1)[:, : HAND_SIZE * opponents]
-    dealt: NDArray[np.intp] = np.sort(rest[picks].reshape(deals * opponents, HAND_SIZE), axis=1)
-    return dealt
+    for start in range(0, deals, block):
+        count = min(block, deals - start)
+        picks = rng.random((count, len(rest))).argsort(axis=1)[:, : HAND_SIZE * opponents]
+        yield np.sort(rest[picks].reshape(count * opponents, HAND_SIZE), axis=1)
 
 
 ProgressWrapper: TypeAlias = Callable[[Iterable[int], int, str], Iterable[int]]
 """Wraps the loop over blocks of deals, e.g. with a progress bar: (items, total, label)."""
+
+
+@dataclass(frozen=True)
+class SampledScenarios:
+    """``deals`` random deals of the opponents' hands from the cards left, each set by
+    ``strategy``: the common random numbers every setting of ``hand`` is scored on.
+
+    The deals are dealt and set a block at a time whenever they are read (one program run per
+    block), and never held all at once: ``--samples 10000000`` needs the memory of a few
+    blocks.  Reading them twice deals and sets them twice, alike."""
+
+    hand: Sequence[Card]
+    strategy: Strategy
+    deals: int
+    context: Context
+    progress: ProgressWrapper | None = None
+    sampled: bool = True
+
+    @property
+    def opponents(self) -> int:
+        return self.context.opponents
+
+    def blocks(self) -> Iterator[Scenarios]:
+        """The deals, :data:`_HANDS_PER_BLOCK` at a time."""
+        import numpy as np
+
+        context = self.context
+        dealing, choosing = np.random.SeedSequence(context.seed).generate_state(2)
+        count = -(-self.deals // _HANDS_PER_BLOCK)
+        seeds = np.random.SeedSequence(int(choosing)).generate_state(count)
+        dealt = dealt_blocks(self.hand, context.opponents, self.deals, int(dealing))
+        numbers: Iterable[int] = range(count)
+        if self.progress is not None:
+            numbers = self.progress(numbers, count, "opponents' hands")
+        for number, hands in zip(numbers, dealt, strict=True):
+            inner = Context(
+                context.opponents,
+                context.scoring,
+                context.royalties,
+                int(seeds[number]),
+                context.notation,
+            )
+            chosen = self.strategy.choose(hands, inner)
+            shape = (len(hands) // context.opponents, context.opponents)
+            yield chosen_scenarios(hands, chosen, shape, context.royalties, sampled=True)
+
+    def parts(self, size: int) -> Iterator[Scenarios]:
+        """The deals in consecutive parts of ``size`` deals (the last may be shorter)."""
+        held: list[Scenarios] = []
+        count = 0
+        for block in self.blocks():
+            held.append(block)
+            count += block.deals
+            while count >= size:
+                joined = _joined(held)
+                yield joined.deals_slice(0, size)
+                held, count = [joined.deals_slice(size, joined.deals)], joined.deals - size
+        if count:
+            yield _joined(held)
+
+    def arrays(self) -> Scenarios:
+        """Every deal in arrays (for the CP-SAT model, which needs them all at once)."""
+        return _joined(list(self.blocks()))
+
+
+def _joined(parts: list[Scenarios]) -> Scenarios:
+    import numpy as np
+
+    return Scenarios(
+        np.concatenate([p.back for p in parts]),
+        np.concatenate([p.middle for p in parts]),
+        np.concatenate([p.front for p in parts]),
+        np.concatenate([p.royalty for p in parts]),
+        sampled=True,
+    )
 
 
 def sampled_scenarios(
@@ -251,35 +338,5 @@ def sampled_scenarios(
     context: Context,
     progress: ProgressWrapper | None = None,
 ) -> Scenarios:
-    """``deals`` random deals of the opponents' hands from the cards left, each set by
-    ``strategy``: the common random numbers every setting of ``hand`` is scored on.
-
-    Opponents' hands are set a block of deals at a time (one program run per block)."""
-    import numpy as np
-
-    dealing, choosing = np.random.SeedSequence(context.seed).generate_state(2)
-    dealt = deal_opponents(hand, context.opponents, deals, int(dealing))
-    starts = range(0, deals, _HANDS_PER_BLOCK)
-    seeds = np.random.SeedSequence(int(choosing)).generate_state(len(starts))
-    blocks = range(len(starts))
-    parts = []
-    for block in progress(blocks, len(starts), "opponents' hands") if progress else blocks:
-        first, last = starts[block], min(deals, starts[block] + _HANDS_PER_BLOCK)
-        hands = dealt[first * context.opponents : last * context.opponents]
-        inner = Context(
-            context.opponents,
-            context.scoring,
-            context.royalties,
-            int(seeds[block]),
-            context.notation,
-        )
-        chosen = strategy.choose(hands, inner)
-        shape = (last - first, context.opponents)
-        parts.append(chosen_scenarios(hands, chosen, shape, context.royalties, sampled=True))
-    return Scenarios(
-        np.concatenate([p.back for p in parts]),
-        np.concatenate([p.middle for p in parts]),
-        np.concatenate([p.front for p in parts]),
-        np.concatenate([p.royalty for p in parts]),
-        sampled=True,
-    )
+    """The deals of :class:`SampledScenarios` in arrays."""
+    return SampledScenarios(hand, strategy, deals, context, progress).arrays()

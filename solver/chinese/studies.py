@@ -32,7 +32,7 @@ from handsolver.solver.chinese.strategies import (
     DEFAULT_BR_SAMPLES,
     DEFAULT_TIMEOUT,
     Context,
-    sampled_scenarios,
+    SampledScenarios,
     strategy_from_spec,
 )
 
@@ -116,13 +116,13 @@ def study_hand(job: StudyJob) -> HandGain:
         return Context(job.opponents, job.scoring, job.royalties, int(seed))
 
     own = int(strategy.choose([job.hand], context(own_seed))[0])
-    choosing = sampled_scenarios(job.hand, strategy, job.samples, context(choose_seed))
+    choosing = SampledScenarios(job.hand, strategy, job.samples, context(choose_seed))
     ranking = rank_settings(job.hand, choosing, job.scoring, job.royalties)
     best = int(ranking.order[0])
     placed = np.flatnonzero(ranking.order == own)
     same = bool(placed.size) and ranking.totals[placed[0]] == ranking.totals[0]
 
-    judging = sampled_scenarios(job.hand, strategy, job.samples, context(judge_seed))
+    judging = SampledScenarios(job.hand, strategy, job.samples, context(judge_seed))
     batch = hand_keys(np.array([sorted(job.hand)]))
     keys = Keys(batch.five[0], batch.front[0], batch.front_order[0])
     scores = score_settings(keys, judging, np.array([best, own]), job.scoring, job.royalties)

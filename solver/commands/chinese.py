@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from handsolver.solver.commands.errors import fail, quoted, user_errors
+from handsolver.solver.commands.errors import fail, user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     JsonOption,
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from handsolver.models.chinese import Royalties
     from handsolver.models.split import Setting
     from handsolver.solver.chinese import RankedSetting, Ranking, Scenarios
+    from handsolver.solver.chinese.scoring import ScenarioSource
 
 chinese_app = typer.Typer(
     help="Chinese poker (13 cards set 3/5/5): best settings and the best-response study.",
@@ -73,6 +74,10 @@ TimeoutOption = Annotated[
         "--timeout", min=0.1, max=3600.0, help="Seconds a strategy program may run (at most 3600)."
     ),
 ]
+
+
+# CP-SAT's model has six Booleans an opponent hand; beyond this it would not fit in memory.
+MAX_CP_SAT_SCENARIOS = 10_000
 
 
 class Engine(StrEnum):
@@ -127,7 +132,7 @@ def _opponents(
     context: Any,
     br_samples: int,
     timeout: float,
-) -> tuple[Scenarios, list[str]]:
+) -> tuple[ScenarioSource, list[str]]:
     """The scenarios to score against and a line describing each opponent."""
     import numpy as np
 
@@ -135,7 +140,7 @@ def _opponents(
     from handsolver.models.chinese import format_setting
     from handsolver.solver.chinese import known_scenarios
     from handsolver.solver.chinese.indexing import setting_cards, setting_of_text
-    from handsolver.solver.chinese.strategies import sampled_scenarios, strategy_from_spec
+    from handsolver.solver.chinese.strategies import SampledScenarios, strategy_from_spec
 
     notation = context.notation
     known = len(vs_setting) + len(vs_hand)
@@ -160,7 +165,7 @@ def _opponents(
         try:
             setting = setting_of_text(text)
         except InputError as error:
-            raise InputError(f"--vs-setting {quoted(text.strip())}: {error}") from None
+            raise InputError(f"--vs-setting: {error}") from None
         where = f"setting {text.strip()!r}"
         _check_disjoint(seen, [c for part in setting for c in part], where, notation)
         settings.append(setting)
@@ -172,7 +177,7 @@ def _opponents(
             try:
                 their = parse_deal(text, hand_size=13).hands[0]
             except InputError as error:
-                raise InputError(f"--vs-hand {quoted(text.strip())}: {error}") from None
+                raise InputError(f"--vs-hand: {error}") from None
             _check_disjoint(seen, their, f"hand {text.strip()!r}", notation)
             hands.append(tuple(sorted(their)))
         chosen = strategy.choose(np.array(hands), context)
@@ -184,7 +189,7 @@ def _opponents(
         return known_scenarios(settings, context.royalties), lines
     assert samples is not None
     player = strategy or strategy_from_spec("greedy", br_samples, timeout)
-    scenarios = sampled_scenarios(hand, player, samples, context, progress)
+    scenarios = SampledScenarios(hand, player, samples, context, progress)
     plural = "s" if context.opponents > 1 else ""
     lines.append(
         f"{samples} sampled deals of {context.opponents} opponent{plural} playing {player.name} "
@@ -292,6 +297,8 @@ def settings(
         scenarios, against = _opponents(
             cards, vs_setting or [], vs_hand or [], vs, samples, context, br_samples, timeout
         )
+        if engine == Engine.cp_sat:  # the model needs every deal at once
+            scenarios = _arrays(scenarios)
         ranking = rank_settings(cards, scenarios, scoring, table)
     notation = deal.notation
     payload: dict[str, Any] = {
@@ -357,6 +364,23 @@ def _draw_settings(path: Path, entries: Any, notation: Notation, payload: dict[s
         points = [float(e.points) for e in drawn]
         shown = [_points_text(e) for e in drawn]
         save(settings_figure(labels, points, errors, shown, title), path)
+
+
+def _arrays(scenarios: ScenarioSource) -> Scenarios:
+    from handsolver.models.cards import InputError
+    from handsolver.solver.chinese.scoring import Scenarios
+    from handsolver.solver.chinese.strategies import SampledScenarios
+
+    if isinstance(scenarios, Scenarios):
+        return scenarios
+    assert isinstance(scenarios, SampledScenarios)
+    count = scenarios.deals * scenarios.opponents
+    if count > MAX_CP_SAT_SCENARIOS:
+        raise InputError(
+            f"--engine cp-sat takes at most {MAX_CP_SAT_SCENARIOS:,} opponent hands "
+            f"(--samples times --opponents); {count:,} given"
+        )
+    return scenarios.arrays()
 
 
 def _print_header(payload: dict[str, Any], ranking: Ranking, notation: Notation) -> None:

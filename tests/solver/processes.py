@@ -73,8 +73,8 @@ def wait_for(condition: Callable[[], bool], seconds: float = HANG) -> None:
         time.sleep(0.02)
 
 
-def children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
+def _processes() -> list[tuple[int, str, int, int]]:
+    """(pid, state, parent, process group) of every process, from /proc."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -82,15 +82,19 @@ def children(pid: int) -> list[int]:
                 stat = (entry / "stat").read_text()
             except OSError:
                 continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry.name))
+            state, parent, group = stat.rsplit(")", 1)[1].split()[:3]
+            found.append((int(entry.name), state, int(parent), int(group)))
     return found
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    return [child for child, _, parent, _ in _processes() if parent == pid]
+
+
 def group_is_gone(group: int) -> bool:
-    """Whether no process is left in the process group ``group``."""
-    try:
-        os.killpg(group, 0)
-    except ProcessLookupError:
-        return True
-    return False
+    """Whether no process is left running in the process group ``group``.
+
+    A zombie counts as gone: it has ended, and an orphan's zombie waits for whoever adopted it
+    (in a container, a PID 1 that may never reap it)."""
+    return not any(g == group and state != "Z" for _, state, _, g in _processes())

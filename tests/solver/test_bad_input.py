@@ -736,7 +736,7 @@ def test_a_word_close_to_a_subcommand_suggests_it(args: list[str], suggestion: s
 def test_chinese_options_are_named_in_their_errors() -> None:
     assert_one_error(
         *invoke(["chinese", "settings", CHINESE_HAND, "--vs-setting", ""]),
-        names="--vs-setting '': no cards given",
+        names="--vs-setting: no cards given",
     )
     line = assert_one_error(
         *invoke(
