@@ -138,10 +138,33 @@ def _tokens(chunk: str) -> Iterable[tuple[str, str, str]]:
         pos = match.end()
 
 
+def _plain_tokens() -> dict[str, tuple[Card, str, str, str]]:
+    """Every card written alone (``Ah``, ``aH``, ``10d``, ``0S``...) -> what the parser yields
+    for it: a dictionary look-up reads a line of such tokens several times faster."""
+    tokens = {}
+    for rank_text, rank in _RANK_OF_CHAR.items():
+        for rank_written in {rank_text, rank_text.lower()}:
+            for suit_text, suit in _SUIT_OF_CHAR.items():
+                for suit_written in (suit_text, suit_text.upper()):
+                    card = make_card(rank, suit)
+                    tokens[rank_written + suit_written] = (
+                        card,
+                        rank_written + suit_written,
+                        rank_written,
+                        suit_written,
+                    )
+    return tokens
+
+
 def _parse_tokens(text: str) -> Iterable[tuple[Card, str, str, str]]:
     """Yield (card, token, rank symbol, suit symbol) for every card in ``text``."""
+    plain = _PLAIN_TOKENS
     for chunk in _SEPARATORS.split(text.replace("|", " ")):
         if not chunk:
+            continue
+        known = plain.get(chunk)
+        if known is not None:
+            yield known
             continue
         for token, rank, suit in _tokens(chunk):
             rank_index = _RANK_OF_CHAR.get(rank.upper())
@@ -151,6 +174,9 @@ def _parse_tokens(text: str) -> Iterable[tuple[Card, str, str, str]]:
             if suit_index is None:
                 raise CardParseError(f"unknown suit {suit!r} in card {token!r}")
             yield make_card(rank_index, suit_index), token, rank, suit
+
+
+_PLAIN_TOKENS = _plain_tokens()
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

@@ -10,7 +10,8 @@ environment, and times that environment's ``handsolver`` command.  ``--bin DIR``
     python scripts/bench_startup.py --repeats 41 --bin /path/to/venv/bin
     python scripts/bench_startup.py --source /path/to/another/checkout
 
-The target is a median under 150 ms for ``--help``, ``badugi``, ``poker`` and ``euler54``.
+The target is a median under 120 ms for ``--help``, ``badugi``, ``poker``, ``euler54`` and
+``paigow house-way`` on one hand.
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import median_time  # noqa: E402  (the benchmarks' shared timer, beside this file)
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGET_MS = 150.0
+TARGET_MS = 120.0
 PE54 = ROOT / "tests" / "data" / "p054_poker.txt"
 COMMANDS = {
     "--help": ["--help"],
     "badugi": ["badugi", "3c 2s 4d Ah", "As 3h 2d 4h"],
     "poker": ["poker", "8C TS KC 9H 4S", "7D 2S 5D 3S AC"],
     "euler54": ["euler54", str(PE54)],
+    "paigow house-way": ["paigow", "house-way", "Kh Kd 7c 7s Ah 4d 3c"],
 }
 
 
@@ -104,13 +106,13 @@ def main() -> None:
         medians = measure(bin_dir, options.repeats)
     base = medians["python -c pass"]
     print(f"handsolver start-up, median of {options.repeats} runs ({where})")
-    print(f"{'command':<16} {'median ms':>10} {'x python':>9}  under {TARGET_MS:.0f} ms")
+    print(f"{'command':<18} {'median ms':>10} {'x python':>9}  under {TARGET_MS:.0f} ms")
     slow = []
     for name, seconds in medians.items():
         ok = "" if name == "python -c pass" else ("yes" if seconds * 1000 < TARGET_MS else "NO")
         if ok == "NO":
             slow.append(name)
-        print(f"{name:<16} {seconds * 1000:>10.1f} {seconds / base:>9.2f}  {ok}")
+        print(f"{name:<18} {seconds * 1000:>10.1f} {seconds / base:>9.2f}  {ok}")
     if slow:
         print(f"over {TARGET_MS:.0f} ms: {', '.join(slow)}")
 

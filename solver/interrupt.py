@@ -58,7 +58,7 @@ def _watch() -> None:
 
 def _stop_on_interrupt(read: int) -> None:
     while data := os.read(read, 64):
-        if signal.SIGINT in data:
+        if signal.SIGINT in data or signal.SIGTERM in data:  # SIGTERM stops like Ctrl-C
             with _lock:
                 searches = list(_searches)
             for search in searches:
