@@ -137,7 +137,7 @@ def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: in
 
     # fork starts fastest and needs no importable __main__; spawn where fork is unavailable.
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool: list[_Worker] = []
     finished = False
     try:

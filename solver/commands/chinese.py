@@ -314,7 +314,10 @@ def settings(
     if plot is not None:
         _draw_settings(plot, ranking.top(top), notation, payload)
     if engine == Engine.cp_sat:
-        _cp_sat(cards, scenarios, scoring, table, ranking, seed, notation, payload, json_output)
+        model_scenarios = _arrays(scenarios)  # the arrays made above: no second deal
+        _cp_sat(
+            cards, model_scenarios, scoring, table, ranking, seed, notation, payload, json_output
+        )
         return
     shown = ranking.top(None if every else top)
     payload["ties_with_best"] = ranking.ties_with_best

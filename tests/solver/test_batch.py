@@ -132,6 +132,23 @@ def test_a_dead_worker_is_an_error_not_a_hang() -> None:
         list(run_batch(_kill_self, range(20), workers=2))
 
 
+def megabyte(n: int) -> bytes:
+    return bytes(1 << 20)
+
+
+def test_stopping_while_workers_send_large_results_leaves_no_worker() -> None:
+    """The first Ctrl-C was once swallowed: ``multiprocessing.Pool`` terminated a worker that
+    held the result queue's lock in the middle of a send, and its threads then waited on that
+    lock for ever.  Here every worker is busy sending a result larger than a pipe holds when
+    the batch is stopped; it must end, and no worker may remain."""
+    import multiprocessing
+
+    results = run_batch(megabyte, range(1000), workers=2, chunksize=1)
+    assert next(results) == bytes(1 << 20)
+    results.close()  # what a KeyboardInterrupt in the consumer does to the generator
+    assert multiprocessing.active_children() == []
+
+
 def _kill_self(n: int) -> int:
     if n == 5:
         os.kill(os.getpid(), signal.SIGKILL)
