@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from handsolver.models.cards import STANDARD, Card, InputError, Notation
@@ -58,6 +58,10 @@ class Context:
     royalties: Royalties | None = None
     seed: int = 0
     notation: Notation = field(default=STANDARD)
+
+    def reseeded(self, seed: int) -> Context:
+        """The same context with its own random stream ``seed``."""
+        return replace(self, seed=seed)
 
 
 class Strategy(Protocol):
@@ -118,13 +122,7 @@ class BestResponse:
         seeds = np.random.SeedSequence(context.seed).generate_state(max(1, len(rows)))
         out = np.empty(len(rows), dtype=np.intp)
         for i, row in enumerate(rows.tolist()):
-            inner = Context(
-                context.opponents,
-                context.scoring,
-                context.royalties,
-                int(seeds[i]),
-                context.notation,
-            )
+            inner = context.reseeded(int(seeds[i]))
             scenarios = sampled_scenarios(row, self.target, self.samples, inner)
             ranking = rank_settings(row, scenarios, context.scoring, context.royalties)
             out[i] = ranking.order[0]
@@ -289,14 +287,7 @@ class SampledScenarios:
         if self.progress is not None:
             numbers = self.progress(numbers, count, "opponents' hands")
         for number, hands in zip(numbers, dealt, strict=True):
-            inner = Context(
-                context.opponents,
-                context.scoring,
-                context.royalties,
-                int(seeds[number]),
-                context.notation,
-            )
-            chosen = self.strategy.choose(hands, inner)
+            chosen = self.strategy.choose(hands, context.reseeded(int(seeds[number])))
             shape = (len(hands) // context.opponents, context.opponents)
             yield chosen_scenarios(hands, chosen, shape, context.royalties, sampled=True)
 

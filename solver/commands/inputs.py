@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from handsolver.models.cards import InputError
 from handsolver.solver.commands.errors import MAX_QUOTED_PATH, quoted
+from handsolver.solver.text_files import utf8_text
 
 T = TypeVar("T")
 
@@ -66,13 +67,7 @@ def read_small_file(source: str, *, limit: int = MAX_FILE_BYTES) -> str:
         raise _named(error, source) from None
     if len(data) > limit:
         raise InputError(f"{name} is larger than {limit:,} bytes")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError(f"{name} is UTF-16 text; save it as UTF-8")
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise InputError(f"{name}: line {line} is not UTF-8 text ({error.reason})") from None
+    return utf8_text(data, name)
 
 
 def read_lines(source: str, *, max_line: int = MAX_LINE) -> Iterator[tuple[int, str]]:

@@ -23,6 +23,7 @@ from handsolver.solver.sixcard.strategies import (
     sorted_strategy,
 )
 from handsolver.solver.sixcard.values import best_response
+from handsolver.solver.text_files import utf8_text
 
 # Limits on what a strategy spec or table file may ask for (listed in docs/cli.md).
 MAX_NESTING = 8  # best-response:best-response:... levels
@@ -124,11 +125,7 @@ def _table_text(path: Path) -> str:
         data = handle.read(MAX_TABLE_BYTES + 1)
     if len(data) > MAX_TABLE_BYTES:
         raise InputError(f"{name}: larger than {MAX_TABLE_BYTES:,} bytes; not a strategy table")
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise InputError(f"{name}: line {line} is not UTF-8 text ({error.reason})") from None
+    return utf8_text(data, name)
 
 
 def read_table(path: Path, t: Tables | None = None) -> Strategy:

@@ -64,28 +64,26 @@ def test_a_worker_error_reaches_the_caller() -> None:
         list(run_batch(fail_on_seven, range(20), workers=2, chunksize=3))
 
 
-def test_ctrl_c_stops_the_pool_and_leaves_no_worker(tmp_path: Path) -> None:
-    script = tmp_path / "run.py"
+def _pool_script(folder: Path, *, catch: bool) -> Path:
+    """A script printing the results of a slow batch on two workers; with ``catch`` it says
+    "stopped" and exits 130 on Ctrl-C."""
+    loop = "for result in run_batch(slow, range(10_000), workers=2, chunksize=1):\n"
+    loop += "    print(result, flush=True)\n"
+    if catch:
+        loop = "try:\n" + textwrap.indent(loop, "    ")
+        loop += 'except KeyboardInterrupt:\n    print("stopped", flush=True)\n    sys.exit(130)\n'
+    script = folder / "run.py"
     script.write_text(
-        textwrap.dedent(
-            """
-            import os, sys, time
-            from handsolver.solver.batch import run_batch
-
-            def slow(n):
-                time.sleep(0.2)
-                return n
-
-            if __name__ == "__main__":
-                try:
-                    for result in run_batch(slow, range(10_000), workers=2, chunksize=1):
-                        print(result, flush=True)
-                except KeyboardInterrupt:
-                    print("stopped", flush=True)
-                    sys.exit(130)
-            """
-        )
+        "import sys, time\n"
+        "from handsolver.solver.batch import run_batch\n\n"
+        "def slow(n):\n    time.sleep(0.2)\n    return n\n\n"
+        'if __name__ == "__main__":\n' + textwrap.indent(loop, "    ")
     )
+    return script
+
+
+def test_ctrl_c_stops_the_pool_and_leaves_no_worker(tmp_path: Path) -> None:
+    script = _pool_script(tmp_path, catch=True)
     # SIGINT reaches the script even when this test run ignores it (started in the background
     # from a script), and every wait is bounded.
     process = start([sys.executable, str(script)])
@@ -102,23 +100,7 @@ def test_ctrl_c_stops_the_pool_and_leaves_no_worker(tmp_path: Path) -> None:
 def test_sigterm_to_a_worker_group_ends_it_quietly(tmp_path: Path) -> None:
     """``kill -TERM -GROUP``: the workers end by their own SIGTERM handler (SystemExit, so
     ``finally`` blocks run) without a word, even with their parent gone."""
-    script = tmp_path / "run.py"
-    script.write_text(
-        textwrap.dedent(
-            """
-            import sys, time
-            from handsolver.solver.batch import run_batch
-
-            def slow(n):
-                time.sleep(0.2)
-                return n
-
-            if __name__ == "__main__":
-                for result in run_batch(slow, range(10_000), workers=2, chunksize=1):
-                    print(result, flush=True)
-            """
-        )
-    )
+    script = _pool_script(tmp_path, catch=False)
     process = start([sys.executable, str(script)])
     assert first_line(process).strip() == b"0"
     os.killpg(process.pid, signal.SIGTERM)  # the script has no handler: it dies at once
