@@ -454,10 +454,13 @@ def test_a_broken_pipe_is_quiet(name: str, tmp_path: Path) -> None:
 # --- class 9: Ctrl-C and SIGTERM ---------------------------------------------------------------
 
 
-def _interrupt(args: list[str], ready: str) -> tuple[int, list[str], str]:
+def _interrupt(
+    args: list[str], ready: str, signum: int = signal.SIGINT
+) -> tuple[int, list[str], str]:
     """Start the command in its own process group, wait until it is working (a first output
-    line, or worker processes started), send SIGINT to the group as a terminal's Ctrl-C does,
-    and return the exit code, stdout lines and stderr."""
+    line, or worker processes started), send SIGINT to the group as a terminal's Ctrl-C does
+    (SIGTERM to the command alone, as ``kill PID`` does), and return the exit code, stdout
+    lines and stderr."""
     process = handsolver(*args)
     first = b""
     if ready == "line":
@@ -465,7 +468,10 @@ def _interrupt(args: list[str], ready: str) -> tuple[int, list[str], str]:
         assert first, process.communicate(timeout=HANG)
     else:
         wait_for(lambda: len(children(process.pid)) >= 2)
-    os.killpg(process.pid, signal.SIGINT)
+    if signum == signal.SIGINT:
+        os.killpg(process.pid, signum)
+    else:
+        os.kill(process.pid, signum)
     rest, err = process.communicate(timeout=HANG)
     wait_for(lambda: group_is_gone(process.pid))  # no worker is left in the group
     lines = (first + rest).decode().splitlines()
@@ -484,6 +490,17 @@ def test_ctrl_c_in_a_batch(workers: str, tmp_path: Path) -> None:
     for line in lines:  # every line printed is complete
         assert json.loads(line)["count"] == 5
     assert err == f"interrupted after {len(lines)} of 20000 hands\n"  # counts what was printed
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_sigterm_in_a_batch_keeps_every_line_whole(workers: str, tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text("AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH\n" * 20_000)
+    args = ["big2", "batch", str(hands), "--workers", workers]
+    code, lines, err = _interrupt(args, "line", signal.SIGTERM)
+    assert code == 143, err
+    assert all(json.loads(line)["count"] == 5 for line in lines)
+    assert err == f"terminated after {len(lines)} of 20000 hands\n"
 
 
 def test_ctrl_c_in_stats_with_workers() -> None:
