@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from itertools import accumulate, combinations, combinations_with_replacement
 from typing import TYPE_CHECKING
@@ -59,24 +59,39 @@ def _best_positions(size: int) -> tuple[tuple[int, ...], ...]:
     every hand.  Among equally large valid subsets the one whose positions are smallest from the
     top down is best: rank never decreases with position, so it has the lowest ranks too.
     """
-    table = []
-    for pattern in range(4**size << (size - 1)):
-        suits = [(pattern >> (2 * i)) & 3 for i in range(size)]
-        ranks = [0]
-        for i in range(size - 1):
-            ranks.append(ranks[-1] + (0 if pattern >> (2 * size + i) & 1 else 1))
-        best: tuple[int, ...] = ()
-        for n in range(size, 0, -1):
-            valid = [
-                subset
-                for subset in combinations(range(size), n)
-                if len({ranks[p] for p in subset}) == n and len({suits[p] for p in subset}) == n
-            ]
-            if valid:
-                best = min(valid, key=lambda subset: subset[::-1])
-                break
-        table.append(best)
-    return tuple(table)
+    # A subset plays when no two of its positions share a rank or a suit: a pair of positions
+    # "conflicts".  The best subset depends only on which pairs conflict, so it is found once
+    # per conflict mask, and a pattern's mask is its suits' conflicts with its ranks'.
+    pairs = list(combinations(range(size), 2))
+    subsets = sorted(
+        (subset for n in range(1, size + 1) for subset in combinations(range(size), n)),
+        key=lambda subset: (-len(subset), subset[::-1]),  # the largest, then the lowest first
+    )
+    inside = [
+        sum(1 << k for k, (i, j) in enumerate(pairs) if i in subset and j in subset)
+        for subset in subsets
+    ]
+
+    def conflicts(same: Callable[[int, int], bool]) -> int:
+        return sum(1 << k for k, (i, j) in enumerate(pairs) if same(i, j))
+
+    suits = [
+        conflicts(lambda i, j, code=code: (code >> 2 * i ^ code >> 2 * j) & 3 == 0)
+        for code in range(4**size)
+    ]
+    # Ranks are equal where every neighbour between them is marked equal.
+    ranks = [
+        conflicts(lambda i, j, equal=equal: (equal >> i) & ((1 << j - i) - 1) == (1 << j - i) - 1)
+        for equal in range(1 << max(0, size - 1))
+    ]
+    best_for = {
+        mask: next(s for s, bits in zip(subsets, inside, strict=True) if not bits & mask)
+        for mask in range(1 << len(pairs))
+    }
+    return tuple(
+        best_for[suits[pattern & (4**size - 1)] | ranks[pattern >> 2 * size]]
+        for pattern in range(4**size << (size - 1))
+    )
 
 
 def _pattern(low: Sequence[int]) -> int:
