@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from itertools import accumulate, combinations, combinations_with_replacement
 from typing import TYPE_CHECKING
@@ -72,18 +72,21 @@ def _best_positions(size: int) -> tuple[tuple[int, ...], ...]:
         for subset in subsets
     ]
 
-    def conflicts(same: Callable[[int, int], bool]) -> int:
-        return sum(1 << k for k, (i, j) in enumerate(pairs) if same(i, j))
+    def suit_conflicts(code: int) -> int:
+        return sum(
+            1 << k for k, (i, j) in enumerate(pairs) if (code >> 2 * i ^ code >> 2 * j) & 3 == 0
+        )
 
-    suits = [
-        conflicts(lambda i, j, code=code: (code >> 2 * i ^ code >> 2 * j) & 3 == 0)
-        for code in range(4**size)
-    ]
-    # Ranks are equal where every neighbour between them is marked equal.
-    ranks = [
-        conflicts(lambda i, j, equal=equal: (equal >> i) & ((1 << j - i) - 1) == (1 << j - i) - 1)
-        for equal in range(1 << max(0, size - 1))
-    ]
+    def rank_conflicts(equal: int) -> int:
+        # Ranks are equal where every neighbour between them is marked equal.
+        return sum(
+            1 << k
+            for k, (i, j) in enumerate(pairs)
+            if (equal >> i) & ((1 << j - i) - 1) == (1 << j - i) - 1
+        )
+
+    suits = [suit_conflicts(code) for code in range(4**size)]
+    ranks = [rank_conflicts(equal) for equal in range(1 << max(0, size - 1))]
     best_for = {
         mask: next(s for s, bits in zip(subsets, inside, strict=True) if not bits & mask)
         for mask in range(1 << len(pairs))
