@@ -3,7 +3,13 @@
 The program is untrusted code.  It runs isolated (see :mod:`.sandbox`), and everything it
 started is killed when the run ends; its stdout is capped; stdin is written while stdout and
 stderr are read so that a program which prints before it has read everything cannot deadlock
-us.  SIGINT and SIGTERM, inside :class:`StopSignals`, stop the run instead of the verifier.
+us.
+
+SIGINT and SIGTERM stop the run at once, whoever calls :func:`run`: inside
+:class:`StopSignals` (the verifier) they stop the run instead of the verifier, which reports
+what it had judged; elsewhere (a ``program:`` strategy, a pool worker) the run is killed, its
+directory removed, and then the signal takes its usual course (``KeyboardInterrupt``, or the
+process ends), so that neither a process nor a directory is left behind.
 """
 
 from __future__ import annotations
@@ -13,14 +19,15 @@ import selectors
 import shlex
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from handsolver.models.cards import InputError
-from handsolver.solver.golf.sandbox import Jail, Policy, resolve
+from handsolver.solver.golf.sandbox import Jail, Mode, Policy, resolve
 
 # After the program itself exits, children that still hold its pipes get this long before they
 # are killed, so a leftover background process cannot pass for a slow answer.
@@ -79,7 +86,7 @@ class RunResult:
     stalled: bool = False
     #: The signal (SIGINT, SIGTERM) that stopped the verifier during the run, else 0.
     interrupted: int = 0
-    #: The isolation in force: ``bwrap`` or ``none``.
+    #: The isolation in force: ``bwrap``, ``namespaces``, ``landlock`` or ``none``.
     sandbox: str = "none"
 
     @property
@@ -100,7 +107,8 @@ class StopSignals:
 
     Inside ``with StopSignals() as stop:`` the signals set ``stop.signum`` and wake
     :func:`run`, which kills the program and returns what it had read; the caller finishes
-    its report and exits ``128 + signum``.  Outside, the old handlers are back.
+    its report and exits ``128 + signum``.  Outside, the old handlers are back.  A signal
+    ignored when the block starts stays ignored.  Only the main thread may use it.
     """
 
     active: StopSignals | None = None
@@ -117,7 +125,8 @@ class StopSignals:
             os.set_blocking(fd, False)
         self._old_fd = signal.set_wakeup_fd(self._pipe[1])
         for signum in (signal.SIGINT, signal.SIGTERM):
-            self._old[signum] = signal.signal(signum, self._caught)
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                self._old[signum] = signal.signal(signum, self._caught)
         StopSignals.active = self
         return self
 
@@ -162,7 +171,7 @@ def run(
     timeout: float,
     output_cap: int,
     policy: Policy | None = None,
-    sandbox: Literal["bwrap", "none"] | None = None,
+    sandbox: Mode | None = None,
     line_timeout: float | None = None,
     startup: float = 0.0,
     on_lines: Callable[[int], None] | None = None,
@@ -172,9 +181,11 @@ def run(
     Stdout beyond ``output_cap`` bytes kills the program, as does the deadline.  With
     ``line_timeout`` the program must also print each line within that time of the previous
     one (the first within ``startup`` more); ``on_lines`` hears the count of lines so far.
-    ``policy`` says how to isolate the run (see :mod:`.sandbox`; bwrap when it can run);
-    ``sandbox`` is the isolation already chosen by :func:`.sandbox.resolve`.  Everything the
-    program started is killed before this returns, in every case.
+    ``policy`` says how to isolate the run (see :mod:`.sandbox`; the first sandbox that can
+    run); ``sandbox`` is the isolation already chosen by :func:`.sandbox.resolve`.  Everything
+    the program started is killed, and its directory removed, before this returns or raises,
+    in every case.  SIGINT or SIGTERM outside :class:`StopSignals` ends the run and is then
+    delivered again, to the handler it would have met (see the module's docstring).
 
     >>> import sys
     >>> result = run(Command((sys.executable, "-c", "print(input()[::-1])")), b"abc\\n",
@@ -182,12 +193,22 @@ def run(
     >>> result.stdout, result.returncode, result.timed_out
     (b'cba\\n', 0, False)
 
-    :raises InputError: when the program cannot be started at all (e.g. no such file).
+    :raises InputError: when the program cannot be started at all (e.g. no such file), or
+        no sandbox can run (see :func:`.sandbox.resolve`).
     """
     policy = policy or Policy()
     mode = sandbox or resolve(policy.sandbox)
-    with Jail(mode, policy, cpu_seconds=timeout) as jail:
-        return _run_in(jail, command, data, timeout, output_cap, line_timeout, startup, on_lines)
+    args = (command, data, timeout, output_cap, line_timeout, startup, on_lines)
+    if StopSignals.active is not None or threading.current_thread() is not threading.main_thread():
+        with Jail(mode, policy, cpu_seconds=timeout) as jail:
+            return _run_in(jail, *args)
+    with StopSignals() as stop:
+        with Jail(mode, policy, cpu_seconds=timeout) as jail:
+            result = _run_in(jail, *args)
+    if stop.signum:
+        # The run is gone and its directory removed: now the signal does what it would have.
+        signal.raise_signal(stop.signum)
+    return result
 
 
 def _run_in(
@@ -213,8 +234,9 @@ def _run_in(
         )
     except OSError as error:
         raise InputError(f"cannot run {command.argv[0]!r}: {error.strerror or error}") from None
-    except subprocess.SubprocessError as error:  # the limits could not be set in the child
-        raise InputError(f"cannot start {command.argv[0]!r} with its limits: {error}") from None
+    except subprocess.SubprocessError as error:  # the sandbox or limits could not be set up
+        why = jail.failure() or error
+        raise InputError(f"cannot start {command.argv[0]!r} (sandbox {jail.mode}): {why}") from None
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     stdin_fd, out_fd, err_fd = proc.stdin.fileno(), proc.stdout.fileno(), proc.stderr.fileno()
     out = bytearray()
@@ -225,6 +247,7 @@ def _run_in(
     written = 0
     stop = StopSignals.active
     selector = selectors.DefaultSelector()
+    finished = False
     try:
         if data:
             os.set_blocking(stdin_fd, False)
@@ -286,6 +309,7 @@ def _run_in(
                     err += chunk
                     if len(err) > STDERR_CAP:
                         del err[: len(err) - STDERR_CAP]
+        finished = True
     finally:
         selector.close()
         interrupted = stop.signum if stop is not None else 0
@@ -293,7 +317,8 @@ def _run_in(
             # Answers already in the pipe count: what was judged must not depend on timing.
             out += _available(out_fd, output_cap + 1 - len(out))
             del out[output_cap:]
-        if timed_out or capped or interrupted:
+        if timed_out or capped or interrupted or not finished:
+            # (Not finished: an exception is on its way out; the program must not outlive it.)
             jail.kill_all(proc.pid)
         try:
             returncode = proc.wait(timeout=max(0.0, deadline - time.monotonic()))

@@ -1,4 +1,15 @@
-"""Isolation for one run of an untrusted program: namespaces, limits, a clean environment, cleanup.
+"""Isolation for one run of an untrusted program: a sandbox, limits, a clean environment, cleanup.
+
+The sandbox is the first of these that can run here (``--sandbox auto``), or the one named:
+
+* ``bwrap``: bubblewrap;
+* ``namespaces``: the same isolation built from the kernel directly (:mod:`.namespaces`);
+* ``landlock``: the kernel's access control, where namespaces are not allowed (:mod:`.landlock`).
+
+Each keeps the program from the network, from writing outside its working directory (and a
+private ``/tmp``), from the homes, and from signalling the verifier.  Where none can run,
+``auto`` refuses with one line naming what is missing; ``none`` (resource limits only) must
+be asked for by name.
 
 Every run gets, sandbox or not:
 
@@ -12,15 +23,12 @@ Every run gets, sandbox or not:
   itself a child subreaper, so orphans of the run become its children and are killed and reaped
   before :func:`~handsolver.solver.golf.runner.run` returns.
 
-With bubblewrap (``bwrap``) the program also gets no network, its own PID namespace (it cannot
-see or signal the verifier), no capabilities, a read-only file system except the working
-directory, a private ``/tmp`` and no view of the home directories.  Without it (``none``) the
-program runs as the verifier's user with the limits only; as root its capabilities are dropped.
+With ``none`` the program runs as the verifier's user with the limits only; as root its
+capabilities are dropped.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import resource
 import shlex
@@ -38,9 +46,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from handsolver.models.cards import InputError
+from handsolver.solver.golf import kernel, landlock, namespaces
+from handsolver.solver.golf.namespaces import hidden_folders
 
-Sandbox = Literal["auto", "bwrap", "none"]
-SANDBOXES: tuple[Sandbox, ...] = ("auto", "bwrap", "none")
+Sandbox = Literal["auto", "bwrap", "namespaces", "landlock", "none"]
+#: The isolation in force for a run.
+Mode = Literal["bwrap", "namespaces", "landlock", "none"]
+SANDBOXES: tuple[Sandbox, ...] = ("auto", "bwrap", "namespaces", "landlock", "none")
+#: What ``auto`` tries, in order.
+ISOLATIONS: tuple[Mode, ...] = ("bwrap", "namespaces", "landlock")
 
 DEFAULT_MEMORY = 2 << 30
 FILE_SIZE = 64 << 20
@@ -48,13 +62,15 @@ OPEN_FILES = 256
 # Tasks, threads included (a JVM or node starts a dozen threads before the first line).
 PROCESSES = 128
 
-# Directories the program must not see under bwrap: the homes, and the shared temporary ones.
-_HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run/user")
+# Directories the program must not see: the homes, the shared temporary ones, and /run (the
+# user's runtime files, and sockets such as Docker's, which a read-only mount does not close).
+# Each maps to how deep below it a path the command names is shown: ~/golf for
+# /home/me/golf/answer.py, /tmp/x for /tmp/x/a.py, /run/user/1000/x for a file there.
+_HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run")
+_SHOWN_DEPTH = {"/home": 2, "/root": 1, "/tmp": 1, "/var/tmp": 1, "/run": 1, "/run/user": 3}
+# Each private tmpfs (/tmp, /var/tmp, /dev/shm) holds at most this much: it is memory.
+TMPFS_BYTES = 256 << 20
 
-_PR_SET_PDEATHSIG = 1
-_PR_SET_NO_NEW_PRIVS = 38
-_PR_CAPBSET_DROP = 24
-_PR_SET_CHILD_SUBREAPER = 36
 _CGROUP_PIDS = Path("/sys/fs/cgroup/pids")
 _names = count()
 # CPU seconds above this are no limit worth setting (and would overflow the rlimit).
@@ -137,61 +153,78 @@ def bwrap_error() -> str:
     return ""
 
 
-_warned = False
+@cache
+def namespaces_error() -> str:
+    """Why namespaces cannot isolate a program here ('' when they can): ``true`` is run in
+    them once per process, and the step the kernel refused is named."""
+    true = shutil.which("true") or sys.executable
+    try:
+        with Jail("namespaces", Policy(), cpu_seconds=10) as jail:
+            try:
+                status = subprocess.run(
+                    jail.argv([true]), capture_output=True, timeout=10, check=False,
+                    **jail.popen_args(),
+                ).returncode  # fmt: skip
+            except (OSError, subprocess.SubprocessError) as error:
+                return f"namespaces cannot run ({jail.failure() or error})"
+    except OSError as error:
+        return f"namespaces cannot run ({error})"
+    return "" if status == 0 else f"namespaces cannot run (status {status})"
 
 
-def resolve(sandbox: str) -> Literal["bwrap", "none"]:
-    """The isolation in force for ``sandbox``: ``auto`` falls back to ``none`` and says so once.
+def isolation_error(mode: Mode) -> str:
+    """Why ``mode`` cannot run here ('' when it can)."""
+    from handsolver.solver.golf.landlock import landlock_error
 
-    :raises InputError: for an unknown name, or ``bwrap`` where it cannot run.
+    probes = {"bwrap": bwrap_error, "namespaces": namespaces_error, "landlock": landlock_error}
+    return probes[mode]() if mode in probes else ""
+
+
+def resolve(sandbox: str) -> Mode:
+    """The isolation in force for ``sandbox``: ``auto`` takes the first of :data:`ISOLATIONS`
+    that can run here.
+
+    :raises InputError: for an unknown name, a named sandbox that cannot run, or ``auto``
+        where none can: one line naming what is missing, and ``--sandbox none`` as the way to
+        run the program unconfined on purpose.
     """
-    global _warned
     if sandbox not in SANDBOXES:
         raise InputError(f"unknown --sandbox {sandbox!r}; choose from {', '.join(SANDBOXES)}")
     if sandbox == "none":
         return "none"
-    why = bwrap_error()
-    if not why:
-        return "bwrap"
-    if sandbox == "bwrap":
-        raise InputError(f"--sandbox bwrap: {why}")
-    if not _warned:
-        _warned = True
-        print(
-            f"warning: {why}; running the program with resource limits only (no sandbox)",
-            file=sys.stderr,
-        )
-    return "none"
+    if sandbox != "auto":
+        mode: Mode = sandbox  # type: ignore[assignment]
+        why = isolation_error(mode)
+        if why:
+            raise InputError(f"--sandbox {sandbox}: {why}")
+        return mode
+    reasons = []
+    for mode in ISOLATIONS:
+        why = isolation_error(mode)
+        if not why:
+            return mode
+        reasons.append(why)
+    raise InputError(
+        f"no sandbox can run here: {'; '.join(reasons)}; install bubblewrap, or pass"
+        " --sandbox none to run the program with resource limits only"
+    )
 
 
 def _bwrap_mounts() -> list[str]:
     args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for folder in _HIDDEN:
-        if os.path.isdir(folder) and not os.path.islink(folder):
-            args += ["--tmpfs", folder]
+    for folder in hidden_folders(_HIDDEN):
+        args += ["--tmpfs", folder]
     return args
-
-
-@cache
-def _libc() -> Any:
-    return ctypes.CDLL(None, use_errno=True)
 
 
 @cache
 def _become_subreaper() -> bool:
     """Make this process adopt the orphans of its descendants (Linux), so none escapes."""
     try:
-        return bool(_libc().prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+        kernel.prctl(kernel.PR_SET_CHILD_SUBREAPER, 1)
     except (OSError, AttributeError):
         return False
-
-
-@cache
-def _cap_last() -> int:
-    try:
-        return int(Path("/proc/sys/kernel/cap_last_cap").read_text())
-    except (OSError, ValueError):
-        return 40
+    return True
 
 
 @cache
@@ -261,24 +294,34 @@ class Jail:
     """One run's isolation: use as a context manager around starting and waiting for the program.
 
     ``argv`` and ``popen_args`` say how to start it; leaving the block kills whatever the run
-    started and removes its directory.
+    started and removes its directory.  Should the child fail to set the isolation up,
+    ``failure`` says why.
     """
 
-    def __init__(self, mode: Literal["bwrap", "none"], policy: Policy, cpu_seconds: float) -> None:
+    def __init__(self, mode: Mode, policy: Policy, cpu_seconds: float) -> None:
         self.mode = mode
         self.policy = policy
         self.cpu = max(1, int(min(cpu_seconds, _CPU_CAP)) + 1)
         self.workdir = ""
         self.cgroup: Path | None = None
         self._before: set[int] = set()
+        self._shown: tuple[str, ...] = ()
+        self._rules: list[landlock.Rule] = []
+        self._errors = (-1, -1)
 
     def __enter__(self) -> Jail:
-        self.workdir = tempfile.mkdtemp(prefix="handsolver-run-")
-        extra = 3 if self.mode == "bwrap" else 0  # bwrap's own two processes, and its init
-        self.cgroup = _cgroup(self.policy.limits.processes + extra)
-        _become_subreaper()
-        self._prepare()
-        self._before = _children(os.getpid())
+        try:
+            self.workdir = tempfile.mkdtemp(prefix="handsolver-run-")
+            self._errors = os.pipe2(os.O_CLOEXEC)
+            # Processes of the sandbox's own: bwrap's two and its init; the keeper and init.
+            extra = {"bwrap": 3, "namespaces": 2}.get(self.mode, 0)
+            self.cgroup = _cgroup(self.policy.limits.processes + extra)
+            _become_subreaper()
+            self._prepare()
+            self._before = _children(os.getpid())
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -286,7 +329,12 @@ class Jail:
         if self.cgroup is not None:
             with suppress(OSError):
                 self.cgroup.rmdir()
-        _remove(self.workdir)
+        for fd in self._errors:
+            with suppress(OSError):
+                os.close(fd)
+        self._errors = (-1, -1)
+        if self.workdir:
+            _remove(self.workdir)
 
     # Starting -------------------------------------------------------------------------------
 
@@ -303,9 +351,12 @@ class Jail:
             exists = os.path.exists(resolved[0])
             why = "Permission denied" if exists else "No such file or directory"
             raise InputError(f"cannot run {argv[0]!r}: {why}")
-        if self.mode == "none":
+        self._shown = tuple(_shown_paths(resolved))
+        if self.mode == "landlock":
+            self._rules = landlock.rules(_HIDDEN, self.workdir, self._shown)
+        if self.mode != "bwrap":
             return resolved
-        binds = [a for path in _shown_paths(resolved) for a in ("--ro-bind", path, path)]
+        binds = [a for path in self._shown for a in ("--ro-bind", path, path)]
         return [
             "bwrap",
             *_bwrap_mounts(),
@@ -332,13 +383,37 @@ class Jail:
             "preexec_fn": self._in_child,
         }
 
+    def failure(self) -> str:
+        """What the child said when it could not set the isolation up ('' if nothing)."""
+        with suppress(OSError):
+            os.set_blocking(self._errors[0], False)
+            return os.read(self._errors[0], 1000).decode("utf-8", "replace")
+        return ""
+
     def _in_child(self) -> None:
-        """Runs in the forked child before exec: join the cgroup, set the limits, drop powers."""
+        """Runs in the forked child before exec; a failure is written where ``failure`` reads."""
+        try:
+            self._isolate()
+        except BaseException as error:
+            with suppress(BaseException):
+                os.write(self._errors[1], str(error).encode("utf-8", "replace")[:1000])
+            raise
+
+    def _isolate(self) -> None:
+        """Join the cgroup, enter the sandbox, set the limits, drop every power."""
         limits = self.policy.limits
+        # Should the verifier itself be killed (SIGKILL cannot be caught), the run goes too:
+        # the sandboxes take their namespace (or, with Landlock, their domain) down with them;
+        # on the limits-only path only this process.
+        kernel.prctl(kernel.PR_SET_PDEATHSIG, signal.SIGKILL)
         if self.cgroup is not None:
             fd = os.open(self.cgroup / "cgroup.procs", os.O_WRONLY)
             os.write(fd, b"0")
             os.close(fd)
+        if self.mode == "namespaces":
+            hidden = namespaces.hidden_folders(_HIDDEN)
+            plan = namespaces.Plan(self.workdir, hidden, self._shown, TMPFS_BYTES)
+            namespaces.enter(plan)  # returns in the program's own process only
         _lower(resource.RLIMIT_AS, limits.memory)
         _lower(resource.RLIMIT_FSIZE, limits.file_size)
         _lower(resource.RLIMIT_NOFILE, limits.open_files)
@@ -346,25 +421,18 @@ class Jail:
         _lower(resource.RLIMIT_CPU, self.cpu, self.cpu + 1)
         if os.getuid() != 0:
             _lower(resource.RLIMIT_NPROC, _nproc_base() + limits.processes)
-        libc = _libc()
-        # Should the verifier itself be killed (SIGKILL cannot be caught), the run goes too:
-        # bwrap takes its namespace down with it; on the limits-only path only this process.
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if self.mode == "none":
-            libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-            if os.geteuid() == 0:
-                # Root keeps uid 0 but loses every capability at exec: it cannot raise its
-                # limits back, leave the cgroup, or override file permissions.
-                for cap in range(_cap_last() + 1):
-                    libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0)
+        if self.mode != "bwrap":  # bwrap needs its powers to build the sandbox, then drops them
+            kernel.drop_privileges()
+        if self.mode == "landlock":
+            landlock.confine(self._rules)
 
     def _prepare(self) -> None:
         """Fill, before the fork, the caches that the child reads."""
         if os.getuid() != 0:
             _nproc_base()
-        _libc()
-        if self.mode == "none":
-            _cap_last()
+        kernel.libc()
+        kernel.cap_last()
+        namespaces.hidden_folders(_HIDDEN)
 
     # Cleanup --------------------------------------------------------------------------------
 
@@ -409,9 +477,12 @@ def _shown_paths(argv: Sequence[str]) -> list[str]:
     """Hidden paths the command needs, to show read-only: the tools its words name.
 
     A word naming a file (or a program on ``PATH``; the words of a ``sh -c`` text too), under
-    a hidden folder, shows the folder one level below that hidden folder's top (``~/.pyenv``
-    for a pyenv shim, ``~/golf`` for ``~/golf/answer.py``, ``/tmp/x`` for ``/tmp/x/a.py``), or
-    the file alone when it lies at the top.
+    a hidden folder, shows the folder :data:`_SHOWN_DEPTH` levels below the hidden folder
+    (``~/.pyenv`` for a pyenv shim, ``~/golf`` for ``~/golf/answer.py``, ``/tmp/x`` for
+    ``/tmp/x/a.py``), or the file alone when it lies higher.
+
+    >>> _shown_paths(["/bin/sh", "/tmp/golf/answer.py", "/home/me/a.py"])  # doctest: +SKIP
+    ['/home/me/a.py', '/tmp/golf']
     """
     words = list(argv)
     if len(argv) == 3 and argv[1] == "-c" and os.path.basename(argv[0]) == "sh":
@@ -424,10 +495,11 @@ def _shown_paths(argv: Sequence[str]) -> list[str]:
             continue
         for name in {os.path.abspath(path), os.path.realpath(path)}:
             parts = Path(name).parts
-            for hidden in _HIDDEN:
-                top = len(Path(hidden).parts) + (hidden in ("/home", "/run/user"))
-                if name.startswith(hidden + os.sep) and len(parts) > top:
-                    out.add(str(Path(*parts[: top + 1])))
+            under = [h for h in _SHOWN_DEPTH if name.startswith(h + os.sep)]
+            if under:
+                hidden = max(under, key=len)
+                top = len(Path(hidden).parts) + _SHOWN_DEPTH[hidden] - 1
+                out.add(str(Path(*parts[: min(top + 1, len(parts))])))
     return sorted(out)
 
 

@@ -1,4 +1,5 @@
-"""Hostile answer programs against the verifier's isolation, with bubblewrap and with limits only.
+"""Hostile answer programs against the verifier's isolation: bubblewrap, namespaces built by the
+verifier itself, Landlock, and limits only (``none``).
 
 Every program here is a small Python script that answers Badugi correctly (its own brute force)
 unless its attack works, and then exits with status 5 saying ``escaped: ...``: so a passing
@@ -6,7 +7,10 @@ report means the attack was contained.  Each attack is bounded (sleeps of at mos
 forks, 512 MiB, 64 MiB of output) so that a failure of the isolation cannot harm the machine.
 After every run: no process of the run is left (found by a marker in their command lines, and by
 PID where the program can say it), no file was written outside the run's temporary directory.
-Tests needing bubblewrap skip where it cannot run; the limits-only path runs everywhere.
+Each sandbox's tests skip, saying why, where it cannot run here (no bubblewrap, namespaces or
+Landlock refused by the kernel); the limits-only path runs everywhere.  The same attacks run
+on every path: the three sandboxes must contain all of them, and on the limits-only path the
+tests show which ones get through (the documented reason it must be asked for by name).
 """
 
 from __future__ import annotations
@@ -26,7 +30,14 @@ from pathlib import Path
 import pytest
 
 from handsolver.solver.golf import Command, Settings, make_challenge, verify
-from handsolver.solver.golf.sandbox import Limits, Policy, Sandbox, bwrap_error, process_bound
+from handsolver.solver.golf.sandbox import (
+    ISOLATIONS,
+    Limits,
+    Policy,
+    Sandbox,
+    isolation_error,
+    process_bound,
+)
 
 HOSTILE = r"""
 import os, signal, socket, subprocess, sys, time
@@ -54,6 +65,19 @@ if MODE == "write":
                 handle.write("escaped")
         except OSError:
             pass
+elif MODE == "read":
+    try:
+        with open(ARGS[0]) as handle:
+            escaped("read " + handle.read())
+    except OSError:
+        pass
+elif MODE == "signal":
+    try:
+        os.kill(int(ARGS[0]), signal.SIGUSR1)
+    except OSError:
+        pass
+    else:
+        escaped("signalled the verifier")
 elif MODE == "env":
     if ARGS[0] in os.environ:
         escaped("read " + ARGS[0])
@@ -145,11 +169,16 @@ for number, line in enumerate(sys.stdin):
     print("left" if a > b else "right" if b > a else "both", flush="buffered" not in ARGS)
 """
 
-BWRAP = bwrap_error()
-MODES = [
-    "none",
-    pytest.param("bwrap", marks=pytest.mark.skipif(bool(BWRAP), reason=BWRAP or "bwrap runs")),
-]
+
+def _where_it_runs(mode: str) -> object:
+    why = isolation_error(mode)  # type: ignore[arg-type]
+    return pytest.param(mode, marks=pytest.mark.skipif(bool(why), reason=why or "it runs"))
+
+
+SANDBOXES = [_where_it_runs(mode) for mode in ISOLATIONS]
+MODES = ["none", *SANDBOXES]
+# Sandboxes with a PID namespace: the program cannot even name the verifier's processes.
+OWN_PIDS = ("bwrap", "namespaces")
 SMALL = make_challenge("badugi").seed_cases()
 
 
@@ -233,12 +262,50 @@ def reason(report: dict[str, object]) -> str:
 def test_writes_stay_in_the_temporary_directory(
     tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str
 ) -> None:
-    outside = tmp_path / "outside.txt"
-    # Without a sandbox an absolute path is writable (a documented limit): only with bwrap.
-    targets = [str(outside)] if sandbox == "bwrap" else []
-    report = run_hostile(tmp_path, sandbox, marker, "write", *targets)
-    assert report["passed"] is True and report["sandbox"] == sandbox, report
-    assert not outside.exists()
+    """Writes by absolute path (beside the script, in the real home, in /etc) and in ~ (the
+    run's own directory) leave nothing outside it."""
+    targets = [tmp_path / "outside.txt", Path.home() / f"{marker}.txt", Path(f"/etc/{marker}")]
+    # Without a sandbox an absolute path is writable (a documented limit): not tried there.
+    try:
+        report = run_hostile(
+            tmp_path, sandbox, marker, "write", *(map(str, targets) if sandbox != "none" else ())
+        )
+        assert report["passed"] is True and report["sandbox"] == sandbox, report
+        assert [target for target in targets if target.exists()] == []
+    finally:
+        for target in targets[1:]:
+            target.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_home_is_hidden(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> None:
+    secret = Path.home() / f".{marker}"
+    secret.write_text("secret")
+    try:
+        report = run_hostile(tmp_path, sandbox, marker, "read", str(secret), cases=SMALL[:2])
+    finally:
+        secret.unlink()
+    if sandbox == "none":  # limits only: the user's files are readable (documented)
+        assert "escaped: read secret" in reason(report)
+    else:
+        assert report["passed"] is True, report
+
+
+@pytest.mark.parametrize("sandbox", MODES)
+def test_verifier_cannot_be_signalled(
+    tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str
+) -> None:
+    """A harmless signal (SIGUSR1, caught here) sent to the verifier by its PID."""
+    got: list[int] = []
+    old = signal.signal(signal.SIGUSR1, lambda signum, frame: got.append(signum))
+    try:
+        report = run_hostile(tmp_path, sandbox, marker, "signal", str(os.getpid()), cases=SMALL[:2])
+    finally:
+        signal.signal(signal.SIGUSR1, old)
+    if sandbox == "none":
+        assert got and "escaped: signalled the verifier" in reason(report)
+    else:
+        assert report["passed"] is True and not got, report
 
 
 @pytest.mark.parametrize("sandbox", MODES)
@@ -268,7 +335,7 @@ def test_network(tmp_path: Path, clean: Path, sandbox: Sandbox, marker: str) -> 
         else:
             connection.close()
             accepted = True
-    if sandbox == "bwrap":
+    if sandbox != "none":
         assert report["passed"] is True and not accepted, report
     else:  # limits only: the network is open (documented), and the report shows it
         assert accepted and "escaped: connected" in reason(report)
@@ -310,8 +377,10 @@ def test_setsid_grandchild_dies_with_the_run(
     report = run_hostile(tmp_path, sandbox, marker, "setsid", str(pid_file))
     assert report["passed"] is True, report
     assert marked(marker) == []
-    if sandbox == "none":  # without a PID namespace its PID means something here too
+    if sandbox == "none":  # the only path where it can write its PID here
         assert not alive(int(pid_file.read_text()))
+    else:
+        assert not pid_file.exists()
 
 
 @pytest.mark.parametrize("sandbox", MODES)
@@ -353,6 +422,14 @@ def test_hang_on_one_case_of_300_is_named(
 # --- signals: the verifier as a user runs it ---------------------------------------------------
 
 
+# The command line, run as a user would; SIGINT as a terminal leaves it, even when this suite
+# was started with it ignored (in the background from a script).
+CLI = (
+    "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    "from handsolver.solver.cli import app; app()"
+)
+
+
 def start_cli(
     folder: Path, sandbox: str, marker: str, *args: str, timeout: float = 30
 ) -> subprocess.Popen[str]:
@@ -362,7 +439,7 @@ def start_cli(
         [
             sys.executable,
             "-c",
-            "from handsolver.solver.cli import app; app()",
+            CLI,
             "verify",
             "badugi",
             "--cmd",
@@ -414,20 +491,22 @@ def test_program_killing_its_parent(tmp_path: Path, clean: Path, sandbox: str, m
     if sandbox == "none":  # it can reach the verifier: a clean stop with what was judged
         assert verifier.returncode == 143, (out, err)
         assert "4 judged, 0 failed, 1299 not run" in out and "interrupted by SIGTERM" in out
-    else:  # in its own PID namespace its parent is bwrap's init, not the verifier
+    else:  # its parent is its sandbox's init, or (Landlock) out of its reach: case 5 fails
         assert verifier.returncode == 1 and "interrupted" not in out, (out, err)
         assert "1303 judged, 1 failed, 0 not run" in out and "(seed-5)" in out, out
     assert marked(marker) == []
 
 
-@pytest.mark.skipif(bool(BWRAP), reason=BWRAP or "bwrap runs")
-def test_run_dies_with_a_killed_verifier(tmp_path: Path, clean: Path, marker: str) -> None:
-    """SIGKILL cannot be caught: with bwrap the namespace goes down with the verifier anyway.
+@pytest.mark.parametrize("sandbox", [_where_it_runs(mode) for mode in OWN_PIDS])
+def test_run_dies_with_a_killed_verifier(
+    tmp_path: Path, clean: Path, marker: str, sandbox: str
+) -> None:
+    """SIGKILL cannot be caught: with a PID namespace the run goes down with the verifier anyway.
 
     (Its temporary directory stays behind: removing it is the verifier's job.)
     """
     before = set(Path(tempfile.gettempdir()).glob("handsolver-run-*"))
-    verifier = start_cli(tmp_path, "bwrap", marker, "hang", "4")
+    verifier = start_cli(tmp_path, sandbox, marker, "hang", "4")
     try:
         wait_for(lambda: bool(marked("hanging-" + marker)))
         verifier.kill()
