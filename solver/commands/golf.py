@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 class SandboxName(StrEnum):
     auto = "auto"
     bwrap = "bwrap"
+    namespaces = "namespaces"
+    landlock = "landlock"
     none = "none"
 
 
@@ -202,8 +204,9 @@ def verify_command(
         SandboxName,
         typer.Option(
             "--sandbox",
-            help="Isolation: bwrap (bubblewrap: no network, own PID namespace, read-only "
-            "files), none (resource limits only), or auto (bwrap when it can run).",
+            help="Isolation: auto (the first of bwrap, namespaces and landlock that can run "
+            "here; refused where none can), bwrap (bubblewrap), namespaces (built from the "
+            "kernel), landlock, or none (resource limits only: untrusted code unconfined).",
         ),
     ] = SandboxName.auto,
     memory: Annotated[
@@ -233,8 +236,9 @@ def verify_command(
     """Run an answer program on a challenge's seed, adversarial and random cases.
 
     All cases go to one process, one per line; --per-case starts one each.
-    Every run is isolated: a sandbox (bubblewrap) where it can run, and
-    limits on memory, CPU time, files and processes always.
+    Every run is isolated: a sandbox (bubblewrap, or namespaces or Landlock
+    built from the kernel; --sandbox none only when asked for), and limits on
+    memory, CPU time, files and processes always.
 
     Exit 0 when every answer is right, 1 when any is wrong (the smallest
     failing case is shown), 2 for a usage error, 130 or 143 when stopped by
@@ -257,7 +261,7 @@ def verify_command(
             budget=budget,
             policy=policy,
         )
-        resolve(policy.sandbox)  # a missing bwrap is an error (or a warning) before any work
+        resolve(policy.sandbox)  # no sandbox to be had is an error before any work
         count = game.default_cases if cases is None else cases
         with StopSignals() as stop:
             all_cases = game.cases(count, seed)

@@ -137,10 +137,10 @@ def _default_signals() -> None:
 def _build_file_system(plan: Plan) -> None:
     kernel.mount(None, "/", None, MS_REC | MS_PRIVATE)
     # Opened before they are covered: the sources of the binds below.
-    sources = {
-        path: os.open(path, os.O_PATH | os.O_CLOEXEC) for path in (plan.workdir, *plan.shown)
-    }
-    devices = {name: os.open(f"/dev/{name}", os.O_PATH | os.O_CLOEXEC) for name in DEVICES}
+    # Shallower first, the working directory last: a bind must not cover one made before it
+    # (the script's folder in /tmp and the run's directory inside it, for one).
+    sources = {path: _handle(path) for path in (*sorted(plan.shown, key=len), plan.workdir)}
+    devices = {name: _handle(f"/dev/{name}") for name in DEVICES}
     kernel.set_read_only("/", True, recursive=True)
     for folder in plan.hidden:
         mode = "1777" if folder in WRITABLE else "0755"

@@ -395,8 +395,9 @@ class Jail:
         try:
             self._isolate()
         except BaseException as error:
+            said = error.strerror if isinstance(error, OSError) and error.strerror else error
             with suppress(BaseException):
-                os.write(self._errors[1], str(error).encode("utf-8", "replace")[:1000])
+                os.write(self._errors[1], str(said).encode("utf-8", "replace")[:1000])
             raise
 
     def _isolate(self) -> None:
