@@ -14,7 +14,11 @@ Two kinds of fenced block are run; every other block (``text``, ``sh``, ``json``
   exits non-zero must be followed by ``echo $?``, so that no page hides a failure.
 
 Outputs are compared line by line after removing trailing spaces; durations (``0.89 s``,
-``"seconds": 0.532``) are masked, since no two runs take the same time.
+``"seconds": 0.532``) are masked, since no two runs take the same time, and so is the sandbox
+``verify`` names (``sandbox bwrap``, ``"sandbox": "namespaces"``), since it depends on what
+the machine has (bubblewrap or not) and not on the example.  On a machine where no sandbox can
+run at all, ``verify`` examples run with ``--sandbox none`` (tests/solver/test_sandbox.py
+says, by its skips, why none can run).
 
 A picture drawn by an example, ``--plot docs/images/NAME.svg``, is the picture the page shows:
 the command draws it in the temporary directory and it must equal, byte for byte, the file of
@@ -44,9 +48,11 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 UPDATE = os.environ.get("HANDSOLVER_UPDATE_DOCS", "") not in ("", "0")
 FENCE = re.compile(r"^(`{3,})(\S*)\s*$")
-DURATIONS = [
+MASKS = [
     (re.compile(r"\d+\.\d+ (m?s)(?![\w.])"), r"<t> \1"),
     (re.compile(r'"seconds": \d+(\.\d+)?'), '"seconds": <t>'),
+    (re.compile(r"\bsandbox (bwrap|namespaces|landlock|none)\b"), "sandbox <isolation>"),
+    (re.compile(r'"sandbox": "\w+"'), '"sandbox": <isolation>'),
 ]
 
 
@@ -107,7 +113,7 @@ def normalised(lines: list[str]) -> list[str]:
     out = []
     for line in lines:
         line = line.rstrip()
-        for pattern, mask in DURATIONS:
+        for pattern, mask in MASKS:
             line = pattern.sub(mask, line)
         out.append(line)
     while out and not out[-1]:
@@ -175,6 +181,8 @@ class Shell:
         pictures = [Path(args[i + 1]) for i, arg in enumerate(args[:-1]) if arg == "--plot"]
         for picture in pictures:
             (self.directory / picture).parent.mkdir(parents=True, exist_ok=True)
+        if args[:1] == ["verify"] and "--sandbox" not in args and not _a_sandbox_runs():
+            args = [*args, "--sandbox", "none"]
         result = self.runner.invoke(app, args, input=stdin, env={"COLUMNS": "80"})
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
@@ -209,6 +217,17 @@ class Shell:
                 "show it with a following '$ echo $?'"
             )
             self.pending = None
+
+
+def _a_sandbox_runs() -> bool:
+    from handsolver.models.cards import InputError
+    from handsolver.solver.golf.sandbox import resolve
+
+    try:
+        resolve("auto")
+    except InputError:
+        return False
+    return True
 
 
 def _split_on_pipes(words: list[str]) -> Iterator[list[str]]:
@@ -483,11 +502,13 @@ def test_a_stale_picture_fails(tmp_path: Path) -> None:
     assert (repo / picture).read_bytes() == drawn
 
 
-def test_durations_are_masked() -> None:
-    shown = ["badugi: PASS  1303 cases (batch mode, 0.11 s)", '  "seconds": 0.532,', ""]
-    actual = ["badugi: PASS  1303 cases (batch mode, 2.40 s)", '  "seconds": 1,']
+def test_durations_and_the_sandbox_are_masked() -> None:
+    shown = ["PASS  1303 cases (batch mode, sandbox bwrap, 0.11 s)", '  "seconds": 0.532,']
+    actual = ["PASS  1303 cases (batch mode, sandbox namespaces, 2.40 s)", '  "seconds": 1,']
     assert normalised(shown) == normalised(actual)
+    assert normalised(['  "sandbox": "bwrap",']) == normalised(['  "sandbox": "landlock",'])
     assert normalised(["85.9% (-0.85 s.e.)"]) == ["85.9% (-0.85 s.e.)"]
+    assert normalised(["PASS  403 judged"]) != normalised(["PASS  404 judged"])
 
 
 # The answer programs in examples/: each challenge, and whether `handsolver verify` passes it.
@@ -512,6 +533,7 @@ def test_answer_program(program: str) -> None:
     challenge, right = ANSWERS[program]
     command = shlex.join([sys.executable, str(ROOT / "examples" / program)])
     args = ["verify", challenge, "--cmd", command, "--cases", "30", "--seed", "3", "--json"]
+    args += [] if _a_sandbox_runs() else ["--sandbox", "none"]
     result = CliRunner().invoke(app, [*args, "--budget", "120"])
     report = json.loads(result.stdout)
     assert report["passed"] is right, report["counterexample"]

@@ -193,7 +193,7 @@ def resolve(sandbox: str) -> Mode:
     if sandbox == "none":
         return "none"
     if sandbox != "auto":
-        mode: Mode = sandbox  # type: ignore[assignment]
+        mode: Mode = sandbox
         why = isolation_error(mode)
         if why:
             raise InputError(f"--sandbox {sandbox}: {why}")
