@@ -67,7 +67,7 @@ PROCESSES = 128
 # Each maps to how deep below it a path the command names is shown: ~/golf for
 # /home/me/golf/answer.py, /tmp/x for /tmp/x/a.py, /run/user/1000/x for a file there.
 _HIDDEN = ("/home", "/root", "/tmp", "/var/tmp", "/run")
-_SHOWN_DEPTH = {"/home": 2, "/root": 1, "/tmp": 1, "/var/tmp": 1, "/run": 1, "/run/user": 3}
+_SHOWN_DEPTH = {"/home": 2, "/root": 1, "/tmp": 1, "/var/tmp": 1, "/run": 1, "/run/user": 2}
 # Each private tmpfs (/tmp, /var/tmp, /dev/shm) holds at most this much: it is memory.
 TMPFS_BYTES = 256 << 20
 
@@ -481,9 +481,6 @@ def _shown_paths(argv: Sequence[str]) -> list[str]:
     a hidden folder, shows the folder :data:`_SHOWN_DEPTH` levels below the hidden folder
     (``~/.pyenv`` for a pyenv shim, ``~/golf`` for ``~/golf/answer.py``, ``/tmp/x`` for
     ``/tmp/x/a.py``), or the file alone when it lies higher.
-
-    >>> _shown_paths(["/bin/sh", "/tmp/golf/answer.py", "/home/me/a.py"])  # doctest: +SKIP
-    ['/home/me/a.py', '/tmp/golf']
     """
     words = list(argv)
     if len(argv) == 3 and argv[1] == "-c" and os.path.basename(argv[0]) == "sh":

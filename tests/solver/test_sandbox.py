@@ -775,3 +775,26 @@ def test_sigterm_while_a_strategy_program_runs_leaves_nothing(
     finally:
         settings.kill()
     assert settings.returncode in (-signal.SIGTERM, 128 + signal.SIGTERM), (out, err)
+
+
+def test_paths_the_command_names_are_shown_one_level_below_their_hidden_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os.path, "isfile", lambda path: True)  # the paths need not exist here
+    named = [
+        "/home/me/golf/answer.py",
+        "/root/a.py",
+        "/tmp/x/y/a.py",
+        "/run/user/1000/x/f.py",
+        "/run/foo/bar.py",
+        "/usr/bin/python3",
+    ]
+    assert sandbox_module._shown_paths(named) == [
+        "/home/me/golf",
+        "/root/a.py",
+        "/run/foo",
+        "/run/user/1000/x",
+        "/tmp/x",
+    ]
+    words = sandbox_module._shown_paths(["/bin/sh", "-c", "python3 /tmp/a/b.py | sort"])
+    assert "/tmp/a" in words
