@@ -131,9 +131,13 @@ class BestResponse:
 
 @dataclass(frozen=True)
 class Program:
+    """A strategy program: one hand a line in, one setting a line out, run isolated by
+    ``sandbox`` (see :func:`handsolver.solver.golf.sandbox.resolve`; ``none`` only on request)."""
+
     command: str
     timeout: float = DEFAULT_TIMEOUT
     output_cap: int = 1 << 24
+    sandbox: str = "auto"
 
     @property
     def name(self) -> str:
@@ -143,12 +147,17 @@ class Program:
         import numpy as np
 
         from handsolver.solver.golf.runner import Command, run
+        from handsolver.solver.golf.sandbox import Policy
 
         rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE).tolist()
         lines = [context.notation.format_cards(row) for row in rows]
         data = "".join(line + "\n" for line in lines).encode()
         result = run(
-            Command.parse(self.command), data, timeout=self.timeout, output_cap=self.output_cap
+            Command.parse(self.command),
+            data,
+            timeout=self.timeout,
+            output_cap=self.output_cap,
+            policy=Policy(sandbox=self.sandbox),  # type: ignore[arg-type]
         )
         name = f"strategy program {self.command!r}"
         if result.timed_out:
@@ -179,10 +188,13 @@ MAX_NESTING = 3
 
 
 def strategy_from_spec(
-    spec: str, br_samples: int = DEFAULT_BR_SAMPLES, timeout: float = DEFAULT_TIMEOUT
+    spec: str,
+    br_samples: int = DEFAULT_BR_SAMPLES,
+    timeout: float = DEFAULT_TIMEOUT,
+    sandbox: str = "auto",
 ) -> Strategy:
     """``greedy``, ``best-response:X`` or ``program:COMMAND``; a program, at any depth of
-    ``best-response:``, may run ``timeout`` seconds.
+    ``best-response:``, may run ``timeout`` seconds, isolated by ``sandbox``.
 
     >>> strategy_from_spec("best-response:greedy").name
     'best-response:greedy'
@@ -192,8 +204,9 @@ def strategy_from_spec(
     ...     print(error)
     unknown strategy 'random'; use greedy, best-response:X or program:COMMAND
 
-    :raises InputError: for an unknown strategy, or ``best-response:`` nested more than
-        :data:`MAX_NESTING` deep.
+    :raises InputError: for an unknown strategy, ``best-response:`` nested more than
+        :data:`MAX_NESTING` deep, or a program where ``sandbox`` cannot run (checked now, before
+        any work).
     """
     text = spec.strip()
     depth = 0
@@ -212,7 +225,10 @@ def strategy_from_spec(
             shlex.split(command)  # checked before any work, and named as the user wrote it
         except ValueError as error:
             raise InputError(f"cannot split the program command {command!r}: {error}") from None
-        strategy = Program(command, timeout)
+        from handsolver.solver.golf.sandbox import resolve
+
+        resolve(sandbox)  # refused here, before any work, where no isolation can run
+        strategy = Program(command, timeout, sandbox=sandbox)
     else:
         import difflib
 

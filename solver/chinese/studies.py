@@ -50,6 +50,8 @@ class StudyJob(NamedTuple):
     br_samples: int = DEFAULT_BR_SAMPLES
     timeout: float = DEFAULT_TIMEOUT
     """Seconds a strategy program may run, at every level of ``best-response:``."""
+    sandbox: str = "auto"
+    """How a strategy program is isolated."""
 
 
 class HandGain(NamedTuple):
@@ -78,6 +80,7 @@ def study_jobs(
     royalties: Royalties | None = None,
     br_samples: int = DEFAULT_BR_SAMPLES,
     timeout: float = DEFAULT_TIMEOUT,
+    sandbox: str = "auto",
 ) -> list[StudyJob]:
     """``hands`` random hands, each with its own seed drawn from ``seed``.
 
@@ -85,7 +88,7 @@ def study_jobs(
     """
     import numpy as np
 
-    strategy_from_spec(strategy, br_samples, timeout)  # fail before any work
+    strategy_from_spec(strategy, br_samples, timeout, sandbox)  # fail before any work
     rng = np.random.default_rng(seed)
     deals = np.sort(rng.random((hands, 52)).argsort(axis=1)[:, :HAND_SIZE], axis=1)
     seeds = np.random.SeedSequence(seed).generate_state(max(1, hands))
@@ -100,6 +103,7 @@ def study_jobs(
             royalties,
             br_samples,
             timeout,
+            sandbox,
         )
         for row, s in zip(deals.tolist(), seeds.tolist(), strict=False)
     ]
@@ -109,7 +113,7 @@ def study_hand(job: StudyJob) -> HandGain:
     """The best response's gain over the strategy on one hand (module level for run_batch)."""
     import numpy as np
 
-    strategy = strategy_from_spec(job.strategy, job.br_samples, job.timeout)
+    strategy = strategy_from_spec(job.strategy, job.br_samples, job.timeout, job.sandbox)
     own_seed, choose_seed, judge_seed = np.random.SeedSequence(job.seed).generate_state(3)
 
     def context(seed: int) -> Context:

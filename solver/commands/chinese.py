@@ -20,6 +20,8 @@ from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     JsonOption,
     PlotOption,
+    SandboxName,
+    SandboxOption,
     SchedulerOption,
     SeedOption,
     WorkersOption,
@@ -132,6 +134,7 @@ def _opponents(
     context: Any,
     br_samples: int,
     timeout: float,
+    sandbox: str,
 ) -> tuple[ScenarioSource, list[str]]:
     """The scenarios to score against and a line describing each opponent."""
     import numpy as np
@@ -146,7 +149,7 @@ def _opponents(
     known = len(vs_setting) + len(vs_hand)
     strategy = None
     if vs is not None:  # first, so that a misspelt strategy is named before anything else
-        strategy = strategy_from_spec(vs, br_samples, timeout)
+        strategy = strategy_from_spec(vs, br_samples, timeout, sandbox)
     if known and samples is not None:
         raise InputError("give known opponents (--vs-setting, --vs-hand) or --samples, not both")
     if vs_hand and vs is None:
@@ -188,7 +191,7 @@ def _opponents(
     if settings:
         return known_scenarios(settings, context.royalties), lines
     assert samples is not None
-    player = strategy or strategy_from_spec("greedy", br_samples, timeout)
+    player = strategy or strategy_from_spec("greedy", br_samples, timeout, sandbox)
     scenarios = SampledScenarios(hand, player, samples, context, progress)
     plural = "s" if context.opponents > 1 else ""
     lines.append(
@@ -262,6 +265,7 @@ def settings(
     ] = False,
     br_samples: BrSamplesOption = 200,
     timeout: TimeoutOption = 60.0,
+    sandbox: SandboxOption = SandboxName.auto,
     json_output: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:
@@ -295,7 +299,15 @@ def settings(
         table_opponents = opponents if samples is not None or not known else known
         context = Context(table_opponents, scoring, table, seed, deal.notation)
         scenarios, against = _opponents(
-            cards, vs_setting or [], vs_hand or [], vs, samples, context, br_samples, timeout
+            cards,
+            vs_setting or [],
+            vs_hand or [],
+            vs,
+            samples,
+            context,
+            br_samples,
+            timeout,
+            sandbox.value,
         )
         if engine == Engine.cp_sat:  # the model needs every deal at once
             scenarios = _arrays(scenarios)
@@ -458,6 +470,7 @@ def study(
     royalties: RoyaltiesOption = None,
     br_samples: BrSamplesOption = 200,
     timeout: TimeoutOption = 60.0,
+    sandbox: SandboxOption = SandboxName.auto,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     json_output: JsonOption = False,
@@ -486,6 +499,7 @@ def study(
             royalties=table,
             br_samples=br_samples,
             timeout=timeout,
+            sandbox=sandbox.value,
         )
         results = list(
             progress(

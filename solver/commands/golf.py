@@ -13,20 +13,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.options import MAX_SEED
+from handsolver.solver.commands.options import MAX_SEED, SandboxName, SandboxOption
 from handsolver.solver.commands.output import print_json, write_atomic
 from handsolver.solver.golf.challenge import MAX_CASES
 
 if TYPE_CHECKING:
     from handsolver.solver.golf import Report
-
-
-class SandboxName(StrEnum):
-    auto = "auto"
-    bwrap = "bwrap"
-    namespaces = "namespaces"
-    landlock = "landlock"
-    none = "none"
 
 
 def _positive(value: float) -> float:
@@ -200,15 +192,7 @@ def verify_command(
             help="Seconds allowed in all (at most a day), case generation and shrinking included.",
         ),
     ] = 300.0,
-    sandbox: Annotated[
-        SandboxName,
-        typer.Option(
-            "--sandbox",
-            help="Isolation: auto (the first of bwrap, namespaces and landlock that can run "
-            "here; refused where none can), bwrap (bubblewrap), namespaces (built from the "
-            "kernel), landlock, or none (resource limits only: untrusted code unconfined).",
-        ),
-    ] = SandboxName.auto,
+    sandbox: SandboxOption = SandboxName.auto,
     memory: Annotated[
         int,
         typer.Option(

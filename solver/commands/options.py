@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -47,6 +48,27 @@ SchedulerOption = Annotated[
 BatchJsonOption = Annotated[
     bool,
     typer.Option("--json", hidden=True, help="Accepted for uniformity: the output is always JSON."),
+]
+
+
+class SandboxName(StrEnum):
+    """How an untrusted program is isolated (``solver.golf.sandbox``)."""
+
+    auto = "auto"
+    bwrap = "bwrap"
+    namespaces = "namespaces"
+    landlock = "landlock"
+    none = "none"
+
+
+SandboxOption = Annotated[
+    SandboxName,
+    typer.Option(
+        "--sandbox",
+        help="Isolation of untrusted programs: auto (the first of bwrap, namespaces and landlock "
+        "that can run here; refused where none can), bwrap (bubblewrap), namespaces (built from "
+        "the kernel), landlock, or none (resource limits only: untrusted code unconfined).",
+    ),
 ]
 OutOption = Annotated[
     Path | None,

@@ -589,6 +589,31 @@ def test_no_sandbox_at_all_is_refused_in_one_line(
     assert result.stderr == f"error: --sandbox namespaces: {reasons['namespaces_error']}\n"
 
 
+@pytest.mark.parametrize("command", ["settings", "study"])
+def test_a_strategy_program_without_a_sandbox_is_refused_before_work(
+    monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Chinese poker's ``program:`` strategies are untrusted code too: refused in one line where
+    no isolation can run, before any deal is dealt, and run with ``--sandbox none`` only."""
+    monkeypatch.setattr(sandbox_module, "bwrap_error", lambda: "bwrap is not installed")
+    monkeypatch.setattr(sandbox_module, "namespaces_error", lambda: "namespaces cannot run")
+    monkeypatch.setattr(landlock, "landlock_error", lambda: "Landlock is not available")
+    program = "program:" + sys.executable + " -c 'import sys; sys.stdin.read()'"
+    hand = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"
+    args = {
+        "settings": ["chinese", "settings", hand, "--vs", program, "--samples", "2"],
+        "study": ["chinese", "study", "--vs", program, "--hands", "1", "--samples", "2"],
+    }[command]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: no sandbox can run here: bwrap is not installed")
+    assert line.endswith("pass --sandbox none to run the program with resource limits only")
+    # The opt-out reaches the program: it runs (and, printing nothing, is judged for that).
+    result = CliRunner().invoke(app, [*args, "--sandbox", "none"])
+    assert result.exit_code == 2 and "printed 0 settings" in result.stderr
+
+
 def test_landlock_without_signal_scoping_is_no_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kernel, "landlock_abi", lambda: 4)
     landlock.landlock_error.cache_clear()
