@@ -15,16 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from handsolver.solver.commands.errors import fail, user_errors
+from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     JsonOption,
     PlotOption,
     SandboxName,
     SandboxOption,
-    SchedulerOption,
     SeedOption,
-    WorkersOption,
 )
 from handsolver.solver.commands.output import print_json
 from handsolver.solver.commands.progress import progress
@@ -87,7 +85,8 @@ class Engine(StrEnum):
     cp_sat = "cp-sat"
 
 
-def _royalties(path: Path | None) -> Royalties | None:
+def royalties_table(path: Path | None) -> Royalties | None:
+    """The royalty table of ``--royalties`` (read bounded, named on error), or none."""
     from handsolver.models.chinese import parse_royalties
     from handsolver.solver.commands.inputs import read_small_file, source_name
 
@@ -96,7 +95,8 @@ def _royalties(path: Path | None) -> Royalties | None:
     return parse_royalties(read_small_file(str(path)), source=source_name(str(path)))
 
 
-def _setting_json(setting: Setting, notation: Notation) -> dict[str, list[str]]:
+def setting_json(setting: Setting, notation: Notation) -> dict[str, list[str]]:
+    """A setting as JSON: its rows' cards in the user's notation."""
     back, middle, front = setting
     return {
         "front": notation.card_strings(front),
@@ -106,7 +106,7 @@ def _setting_json(setting: Setting, notation: Notation) -> dict[str, list[str]]:
 
 
 def _entry_json(entry: RankedSetting, notation: Notation) -> dict[str, Any]:
-    fields: dict[str, Any] = {**_setting_json(entry.setting, notation)}
+    fields: dict[str, Any] = {**setting_json(entry.setting, notation)}
     fields["points"] = str(entry.points)
     if entry.stderr is not None:
         fields["mean"] = round(float(entry.points), 6)
@@ -117,10 +117,10 @@ def _entry_json(entry: RankedSetting, notation: Notation) -> dict[str, Any]:
 def _points_text(entry: RankedSetting) -> str:
     if entry.stderr is None:
         return str(entry.points)
-    return f"{float(entry.points):+.4f} ± {_stderr_text(entry.stderr)}"
+    return f"{float(entry.points):+.4f} ± {stderr_text(entry.stderr)}"
 
 
-def _stderr_text(stderr: float, digits: int = 4) -> str:
+def stderr_text(stderr: float, digits: int = 4) -> str:
     """A standard error for a table; ``n/a`` when one sample cannot estimate it (JSON: null)."""
     return f"{stderr:.{digits}f}" if math.isfinite(stderr) else "n/a"
 
@@ -291,7 +291,7 @@ def settings(
         check_scoring(scoring)
         deal = parse_deal(" ".join(card_texts([hand])), hand_size=HAND_SIZE)
         cards = tuple(sorted(deal.hands[0]))
-        table = _royalties(royalties)
+        table = royalties_table(royalties)
         known = len(vs_setting or []) + len(vs_hand or [])
         if vs is not None and not known and samples is None:
             samples = DEFAULT_SAMPLES
@@ -431,7 +431,7 @@ def _cp_sat(
     payload["status"] = solved.status
     payload["wall_time"] = round(solved.wall_time, 3)
     payload["same_as_enumeration"] = solved.total == int(ranking.totals[0])
-    payload["settings"] = [{**_setting_json(solved.setting, notation), "points": str(points)}]
+    payload["settings"] = [{**setting_json(solved.setting, notation), "points": str(points)}]
     if json_output:
         print_json(payload)
         return
@@ -443,142 +443,6 @@ def _cp_sat(
     )
 
 
-@chinese_app.command()
-def study(
-    hands: Annotated[
-        int,
-        typer.Option("--hands", min=1, max=1_000_000, help="Random hands (1 to 1,000,000)."),
-    ] = 200,
-    vs: Annotated[
-        str,
-        typer.Option(
-            "--vs", metavar="STRATEGY", help=f"The strategy to improve on: {StrategyHelp}."
-        ),
-    ] = "greedy",
-    opponents: OpponentsOption = 1,
-    samples: Annotated[
-        int,
-        typer.Option(
-            "--samples",
-            min=2,
-            max=1_000_000,
-            help="Deals per hand, to choose and again to judge (2 to 1,000,000).",
-        ),
-    ] = 1000,
-    seed: SeedOption = 0,
-    scoring: ScoringOption = "1-6",
-    royalties: RoyaltiesOption = None,
-    br_samples: BrSamplesOption = 200,
-    timeout: TimeoutOption = 60.0,
-    sandbox: SandboxOption = SandboxName.auto,
-    workers: WorkersOption = 1,
-    scheduler: SchedulerOption = None,
-    json_output: JsonOption = False,
-    plot: PlotOption = None,
-) -> None:
-    """Mean gain of the best response over a strategy, over random hands (sampled deals).
-
-    Example: handsolver chinese study --hands 200 --vs greedy --samples 1000 --workers 2
-    """
-    from handsolver.models.cards import STANDARD
-    from handsolver.models.chinese import check_scoring, format_setting
-    from handsolver.solver.batch import run_batch
-    from handsolver.solver.chinese.indexing import setting_cards
-    from handsolver.solver.chinese.studies import study_hand, study_jobs, summarize
-
-    with user_errors():
-        check_scoring(scoring)
-        table = _royalties(royalties)
-        jobs = study_jobs(
-            hands,
-            vs,
-            opponents=opponents,
-            samples=samples,
-            seed=seed,
-            scoring=scoring,
-            royalties=table,
-            br_samples=br_samples,
-            timeout=timeout,
-            sandbox=sandbox.value,
-        )
-        results = list(
-            progress(
-                run_batch(study_hand, jobs, workers=workers, scheduler=scheduler),
-                len(jobs),
-                "chinese study",
-            )
-        )
-    if not results:
-        fail("no hands")
-    result = summarize(results, samples)
-    if plot is not None:
-        from handsolver.solver.commands.plots.chinese import gain_figure
-        from handsolver.solver.commands.plots.figures import save
-
-        title = (
-            f"Best response over {vs}: {result.hands:,} hands, {opponents} opponent(s), seed {seed}"
-        )
-        gains = [item.gain for item in results]
-        with user_errors():
-            save(gain_figure(gains, result.mean_gain, result.gain_stderr, title), plot)
-
-    def hand_json(item: Any) -> dict[str, Any]:
-        return {
-            "hand": STANDARD.card_strings(item.hand),
-            "strategy": _setting_json(setting_cards(item.hand, item.strategy_setting), STANDARD),
-            "best": _setting_json(setting_cards(item.hand, item.best_setting), STANDARD),
-            "gain": round(item.gain, 6),
-            "stderr": round(item.gain_stderr, 6),
-        }
-
-    payload = {
-        "hands": result.hands,
-        "strategy": vs,
-        "opponents": opponents,
-        "samples": samples,
-        "scoring": scoring,
-        "seed": seed,
-        "mean_gain": round(result.mean_gain, 6),
-        "stderr": round(result.gain_stderr, 6),
-        "strategy_points": round(result.strategy_points, 6),
-        "best_points": round(result.best_points, 6),
-        "share_already_best": round(result.share_same, 6),
-        "biggest_gains": [hand_json(item) for item in result.biggest],
-    }
-    if json_output:
-        print_json(payload)
-        return
-    typer.echo(
-        f"{result.hands} random hands vs {opponents} opponent(s) playing {vs}, scoring {scoring}; "
-        f"{samples} sampled deals per hand to choose the best response and {samples} fresh ones "
-        "to judge it (a sample)"
-    )
-    typer.echo(
-        f"mean gain of the best response: {result.mean_gain:+.4f} ± "
-        f"{_stderr_text(result.gain_stderr)} "
-        f"points per deal ({result.strategy_points:+.4f} -> {result.best_points:+.4f}); "
-        f"{vs} already best on {result.share_same:.1%} of hands"
-    )
-    print_table(
-        "biggest gains",
-        [
-            Column("hand", keep=True),
-            Column("strategy setting"),
-            Column("best response", keep=True),
-            Column("gain", keep=True),
-        ],
-        (
-            [
-                STANDARD.format_cards(item.hand),
-                format_setting(setting_cards(item.hand, item.strategy_setting), STANDARD),
-                format_setting(setting_cards(item.hand, item.best_setting), STANDARD),
-                f"{item.gain:+.3f} ± {_stderr_text(item.gain_stderr, 3)}",
-            ]
-            for item in result.biggest
-        ),
-    )
-
-
 def _others(count: int) -> str:
     """``"no other setting scores"``, ``"1 other setting scores"``, ``"9 other settings score"``."""
     if count == 0:
@@ -587,5 +451,8 @@ def _others(count: int) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``chinese`` sub-app to ``app``."""
+    """Add the ``chinese`` sub-app to ``app`` (its ``study`` command lives in
+    :mod:`.chinese_study`)."""
+    from handsolver.solver.commands import chinese_study  # noqa: F401  (registers study)
+
     app.add_typer(chinese_app, name="chinese")
