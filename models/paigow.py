@@ -417,7 +417,8 @@ def house_way(
 
     The plan names the low hand's ranks; among the settings with that low hand the strongest
     high hand is played.  When the plan allows it and a straight, flush or straight flush can be
-    made, the one that leaves the highest low hand (then the strongest high hand) is played.
+    made, the one that leaves the highest low hand (then the strongest high hand) is played
+    (with :attr:`Plan.unless_lower`, only when that low hand is at least the planned one).
     Among equal keys, the first in :meth:`SplitGame.settings` order of the sorted hand; the
     parts keep the hand's order.
     """
@@ -427,11 +428,12 @@ def house_way(
         h, lo = high_key(high, rules), low_key(low)
         scored.append((h, lo, high, low))
     straights = [item for item in scored if category_name(item[0], rules) in _STRAIGHT_NAMES]
+    target = low_key_of_ranks(*plan.low)
     use_straight = plan.straight_flush and bool(straights)
     if use_straight:
         best = max(straights, key=lambda item: (item[1], item[0]))
-    else:
-        target = low_key_of_ranks(*plan.low)
+        use_straight = not plan.unless_lower or best[1] >= target
+    if not use_straight:
         best = max((item for item in scored if item[1] == target), key=lambda item: item[0])
     h, lo, high, low = best
     in_order = (tuple(c for c in hand if c in high), tuple(c for c in hand if c in low))

@@ -24,7 +24,10 @@ The rules of a pattern, in the order they are checked (ranks ``2`` to ``A`` are 
 - **two pair**: the first :class:`TwoPairRule` matching the two pairs decides: together (the two
   highest singles low) when the highest single reaches ``keep_with``, else split (the lower pair
   low).  No matching rule: split.
-- **one pair**: the two highest singles low.  **no pair**: the second and third highest cards low.
+- **one pair**: the two highest singles low; **one pair with an ace** (a pair in
+  :attr:`HouseWay.pair_ace_low` and an ace single): the same, and a straight or flush is played
+  over it only when it leaves a low hand at least as high (:attr:`Plan.unless_lower`).
+  **no pair**: the second and third highest cards low.
 
 >>> plan_of(TRUMP_PLAZA, counts_of_ranks("KKQQ532"))
 Plan(pattern='two pair, split', low=(10, 10), straight_flush=False)
@@ -51,6 +54,7 @@ ALWAYS = 0
 PATTERNS = (
     "no pair",
     "one pair",
+    "one pair with an ace",
     "two pair, together",
     "two pair, split",
     "three pair",
@@ -127,6 +131,9 @@ class HouseWay:
     split_three_aces: bool
     full_house_keep: frozenset[str]
     five_aces_keep_pair: str
+    pair_ace_low: tuple[str, str] | None = None
+    """Pairs of these ranks (inclusive) with an ace single: the ace and the next single go low
+    rather than a straight or flush high, when that gives the higher low hand."""
 
     def __post_init__(self) -> None:
         unknown = self.straight_flush_over - set(PATTERNS)
@@ -141,6 +148,8 @@ class Plan(NamedTuple):
     pattern: str
     low: tuple[int, int]
     straight_flush: bool
+    unless_lower: bool = False
+    """Play the straight or flush only when it leaves a low hand at least as high as ``low``."""
 
 
 TRUMP_PLAZA = HouseWay(
@@ -194,7 +203,35 @@ DEALER_GUIDE = HouseWay(
     five_aces_keep_pair="K",
 )
 
-HOUSE_WAYS: dict[str, HouseWay] = {way.name: way for way in (TRUMP_PLAZA, DEALER_GUIDE)}
+FOXWOODS = HouseWay(
+    name="foxwoods",
+    title="Foxwoods (Connecticut)",
+    source=(
+        "the Foxwoods house way as published with the only exact analysis of the whole game"
+        " (summarized in issue 18); every reading chosen is listed in docs/paigow.md"
+    ),
+    two_pair=(
+        TwoPairRule(("J", "A"), ("2", "K"), "never"),
+        TwoPairRule(("7", "T"), ("2", "T"), "A"),
+        TwoPairRule(("2", "6"), ("2", "6"), "K"),
+    ),
+    quads=(
+        RankRule(("2", "6"), "always"),
+        RankRule(("7", "T"), "K"),
+        RankRule(("J", "A"), "never"),
+    ),
+    straight_flush_over=frozenset(
+        {"no pair", "one pair", "one pair with an ace", "trips", "three aces"}
+    ),
+    split_three_aces=True,
+    full_house_keep=frozenset(),
+    five_aces_keep_pair="K",
+    pair_ace_low=("T", "K"),
+)
+
+HOUSE_WAYS: dict[str, HouseWay] = {
+    way.name: way for way in (TRUMP_PLAZA, DEALER_GUIDE, FOXWOODS)
+}
 
 
 def house_way_named(name: str) -> HouseWay:
@@ -203,7 +240,7 @@ def house_way_named(name: str) -> HouseWay:
     >>> house_way_named("mgm")
     Traceback (most recent call last):
     ...
-    handsolver.models.cards.InputError: unknown house way 'mgm' (known: dealer-guide, trump-plaza)
+    handsolver.models.cards.InputError: unknown house way 'mgm' (known: dealer-guide, foxwoods, trump-plaza)
     """
     try:
         return HOUSE_WAYS[name]
@@ -224,7 +261,9 @@ def plan_of(way: HouseWay, counts: Sequence[int]) -> Plan:
     """The house way's plan for seven cards with these rank counts (the joker counted as an
     ace, so the ace count may be 5)."""
     pattern, low = _pattern_and_low(way, counts)
-    return Plan(pattern, low, pattern in way.straight_flush_over)
+    return Plan(
+        pattern, low, pattern in way.straight_flush_over, pattern == "one pair with an ace"
+    )
 
 
 def _pattern_and_low(way: HouseWay, counts: Sequence[int]) -> tuple[str, tuple[int, int]]:
@@ -269,5 +308,8 @@ def _pattern_and_low(way: HouseWay, counts: Sequence[int]) -> tuple[str, tuple[i
             return "two pair, together", (singles[0], singles[1])
         return "two pair, split", (low, low)
     if pairs:
+        ace_rule = way.pair_ace_low
+        if ace_rule is not None and singles[0] == ACE and _within(pairs[0], ace_rule):
+            return "one pair with an ace", (singles[0], singles[1])
         return "one pair", (singles[0], singles[1])
     return "no pair", (singles[1], singles[2])

@@ -1,0 +1,182 @@
+"""The whole game: the class-by-class engine against a brute force over every pair of hands on
+reduced decks, against `paigow settings` on random full-deck hands, and the 7-card
+frequencies with the joker."""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from handsolver.models.paigow import (
+    JOKER,
+    Rules,
+    category_name,
+    high_key,
+    house_way,
+    is_foul,
+    low_key,
+)
+from handsolver.models.paigow_houseway import DEALER_GUIDE, FOXWOODS, TRUMP_PLAZA, HouseWay
+from handsolver.models.poker import NUM_KEYS
+from handsolver.solver.paigow import house_way_arrays, setting_values
+from handsolver.solver.paigow_game import (
+    CATEGORIES,
+    Deck,
+    hand_results,
+    setup,
+    suit_patterns,
+    whole_game,
+)
+
+FIVE_RULES = [Rules(), Rules(wheel_second=False, five_aces_top=False, commission=Fraction(0))]
+
+
+def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
+    """Every player hand against every dealer hand, one pair at a time (vectorized over the
+    dealer hands): the house-way and best-play counts and the 7-card frequencies."""
+    cards = deck.cards
+    hands = list(combinations(cards, 7))
+    array = np.array(hands, dtype=np.int64)
+    _, _, high, low = house_way_arrays(array, way, rules)
+    bits = (np.int64(1) << np.minimum(array, 62)).sum(axis=1)  # the joker (52) fits in 63 bits
+    by_bits = {int(b): i for i, b in enumerate(bits)}
+    a, b = rules.commission.numerator, rules.commission.denominator
+    house = [0, 0, 0]
+    best = [0, 0, 0]
+    frequencies = dict.fromkeys(CATEGORIES, 0)
+    for hand in hands:
+        rest = [c for c in cards if c not in hand]
+        dealer = np.array(
+            [by_bits[sum(1 << min(c, 62) for c in d)] for d in combinations(rest, 7)]
+        )
+        dh, dl = high[dealer], low[dealer]
+        scored = []
+        for size_five in combinations(hand, 5):
+            two = tuple(c for c in hand if c not in size_five)
+            h, lo = high_key(size_five, rules), low_key(two)
+            win = int(((h > dh) & (lo > dl)).sum())
+            loss = int(((h <= dh) & (lo <= dl)).sum())
+            legal = not is_foul((size_five, two), rules)
+            scored.append(((b - a) * win - b * loss, h, lo, win, loss, legal))
+        top = max(item[1] for item in scored)
+        name = category_name(top, rules)
+        if top == high_key(_royal(), rules):
+            name = "royal flush"
+        frequencies[name] += 1
+        value, h, lo, win, loss, _ = max(item for item in scored if item[5])
+        n = len(dealer)
+        best = [best[0] + win, best[1] + n - win - loss, best[2] + loss]
+        way_set = house_way(hand, way, rules)
+        win = int(((way_set.high_key > dh) & (way_set.low_key > dl)).sum())
+        loss = int(((way_set.high_key <= dh) & (way_set.low_key <= dl)).sum())
+        house = [house[0] + win, house[1] + n - win - loss, house[2] + loss]
+    return {"house": tuple(house), "best": tuple(best), "frequencies": frequencies}
+
+
+def _royal() -> tuple[int, ...]:
+    return tuple(rank * 4 for rank in (8, 9, 10, 11, 12))
+
+
+@pytest.mark.parametrize(
+    ("way", "rules", "ranks"),
+    [
+        (TRUMP_PLAZA, FIVE_RULES[0], (9, 10, 11, 12)),
+        (FOXWOODS, FIVE_RULES[0], (8, 10, 11, 12)),
+        (DEALER_GUIDE, FIVE_RULES[1], (0, 1, 2, 3)),
+        (FOXWOODS, FIVE_RULES[1], (0, 1, 2, 12)),
+        (TRUMP_PLAZA, FIVE_RULES[1], (5, 6, 7, 8)),
+        (FOXWOODS, FIVE_RULES[0], (3, 4, 5, 6)),
+    ],
+    ids=lambda v: getattr(v, "name", None) or str(v),
+)
+def test_whole_game_equals_brute_force_on_reduced_decks(
+    way: HouseWay, rules: Rules, ranks: tuple[int, ...]
+) -> None:
+    deck = Deck(ranks)
+    result = whole_game(way, rules, deck)
+    expected = brute_force(way, rules, deck)
+    assert (result.house_way.win, result.house_way.push, result.house_way.loss) == expected[
+        "house"
+    ]
+    assert (result.best.win, result.best.push, result.best.loss) == expected["best"]
+    assert result.frequencies == expected["frequencies"]
+    assert sum(result.house_way[:3]) == result.pairs == deck.pairs
+    assert result.best.ev >= result.house_way.ev
+
+
+def test_pruning_changes_nothing() -> None:
+    s = setup(FOXWOODS, Rules(), Deck((7, 9, 11, 12)))
+    classes = [int(c) for c in s.player_classes]
+    pruned = hand_results(s, classes)
+    full = hand_results(s, classes, prune=False)
+    assert (pruned.best == full.best).all() and (pruned.house == full.house).all()
+
+
+def test_suit_patterns_cover_every_hand() -> None:
+    for counts in [(1,) * 7, (2, 2, 1, 1, 1), (4, 3), (3, 2, 2), (1, 1, 1, 1, 1, 1)]:
+        masks, weights = suit_patterns(counts)
+        assert sum(weights) == math.prod(math.comb(4, c) for c in counts)
+        assert all(bin(m).count("1") == c for row in masks for m, c in zip(row, counts))
+
+
+def _canonical(hand: tuple[int, ...]) -> tuple[int, ...]:
+    from itertools import permutations
+
+    return min(
+        tuple(sorted(c if c == JOKER else (c & ~3) | p[c & 3] for c in hand))
+        for p in permutations(range(4))
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_per_hand_counts_equal_settings(seed: int) -> None:
+    rng = random.Random(seed)
+    way = FOXWOODS if seed == 1 else TRUMP_PLAZA
+    s = setup(way)
+    t = s.tables
+    for _ in range(2):
+        hand = tuple(rng.sample(range(53), 7))
+        if seed == 2:  # a flush for the flush paths
+            hand = (0, 8, 20, 28, 44, *rng.sample([c for c in range(53) if c & 3], 2))
+        values = setting_values(hand, way)
+        counts = [0] * 13
+        for card in hand:
+            if card != JOKER:
+                counts[card >> 2] += 1
+        joker = JOKER in hand
+        index = next(
+            i
+            for i in range(len(t.class_codes))
+            if list(t.class_counts[i]) == counts and bool(t.class_joker[i]) == joker
+        )
+        results = hand_results(s, [index])
+        target = _canonical(hand)
+        row = next(
+            i for i, cards in enumerate(results.cards) if _canonical(tuple(cards)) == target
+        )
+        best, house = values.best, values.house
+        assert tuple(results.best[row]) == (best.win, best.push, best.loss)
+        assert tuple(results.house[row]) == (house.win, house.push, house.loss)
+
+
+def test_published_seven_card_frequencies() -> None:
+    """Out of C(53,7) = 154,143,080 hands with the joker (the published table)."""
+    from handsolver.solver.paigow_game import frequencies
+
+    got = frequencies()
+    assert sum(got.values()) == 154_143_080
+    assert got["five aces"] == 1_128
+    assert got["royal flush"] == 26_132
+    assert got["four of a kind"] == 307_472
+    assert got["full house"] == 4_188_528
+    assert got["flush"] == 6_172_088
+
+
+def test_royal_key_is_the_top_straight_flush() -> None:
+    assert category_name(high_key(_royal())) == "straight flush"
+    assert NUM_KEYS - 1 > 0
