@@ -40,6 +40,7 @@ class Tables(NamedTuple):
     class_joker: NDArray[np.bool_]
     class_target: NDArray[np.int32]  # class -> the plan's low key
     class_straight: NDArray[np.bool_]  # class -> plan plays a straight/flush when it can
+    class_unless: NDArray[np.bool_]  # class -> ... only when it leaves a low at least the plan's
     class_bins: NDArray[np.int64]  # class -> H * NUM_LOW_KEYS + L without a flush
     flush_suited: NDArray[np.int64]  # flush class -> 13-bit mask of the flush suit's ranks
     flush_counts: NDArray[np.int64]  # flush class -> rank counts of the other real cards
@@ -108,17 +109,41 @@ def _choose(
 ) -> tuple[NDArray[np.intp], NDArray[np.int32], NDArray[np.int64]]:
     import numpy as np
 
-    index = np.searchsorted(t.class_codes, rank_codes(hands))
-    target = t.class_target[index][:, None]
-    high = np.stack([high_keys(t, hands[:, list(cols)]) for cols in HIGH_POSITIONS], axis=1)
-    low = np.stack([low_keys(hands[:, i], hands[:, j]) for i, j in LOW_POSITIONS], axis=1)
-    straight = np.isin(t.category[high], list(STRAIGHT_CATEGORIES))
-    play_straight = t.class_straight[index] & straight.any(axis=1)
-    score = np.where(
-        play_straight[:, None],
-        np.where(straight, low * NUM_HIGH_KEYS + high, -1),
-        np.where(low == target, high, -1),
-    )
-    choice = score.argmax(axis=1)
+    high, low = setting_keys(t, hands)
+    choice = pick(t, hands, high, low)
     rows = np.arange(len(hands))
     return choice, high[rows, choice], low[rows, choice]
+
+
+def setting_keys(
+    t: Tables, hands: NDArray[np.int64]
+) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
+    """The high and low keys (N x 21, in :data:`LOW_POSITIONS` order) of every setting of rows
+    of seven cards sorted increasing (the joker, 52, last)."""
+    import numpy as np
+
+    high = np.stack([high_keys(t, hands[:, list(cols)]) for cols in HIGH_POSITIONS], axis=1)
+    low = np.stack([low_keys(hands[:, i], hands[:, j]) for i, j in LOW_POSITIONS], axis=1)
+    return high, low
+
+
+def pick(
+    t: Tables, hands: NDArray[np.int64], high: NDArray[np.int32], low: NDArray[np.int64]
+) -> NDArray[np.intp]:
+    """The house way's setting (an index into :data:`LOW_POSITIONS`) of each row, given the keys
+    of its settings (:func:`setting_keys`)."""
+    import numpy as np
+
+    index = np.searchsorted(t.class_codes, rank_codes(hands))
+    target = t.class_target[index][:, None]
+    straight = np.isin(t.category[high], list(STRAIGHT_CATEGORIES))
+    straight_score = np.where(straight, low * NUM_HIGH_KEYS + high, -1)
+    play_straight = t.class_straight[index] & straight.any(axis=1)
+    # A plan that plays the straight or flush only when its low hand is at least the planned one.
+    lower = straight_score.max(axis=1) // NUM_HIGH_KEYS < target[:, 0]
+    play_straight &= ~(t.class_unless[index] & lower)
+    score = np.where(
+        play_straight[:, None], straight_score, np.where(low == target, high, -1)
+    )
+    choice: NDArray[np.intp] = score.argmax(axis=1)
+    return choice

@@ -65,7 +65,7 @@ def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
         category,
         joker_codes[by_code],
         joker_keys,
-        *([np.zeros(0, dtype=np.int64)] * 11),  # type: ignore[arg-type]
+        *([np.zeros(0, dtype=np.int64)] * 12),  # type: ignore[arg-type]
     )
 
     # Rank classes: seven real cards, or six and the joker; plans from the house way.
@@ -80,10 +80,12 @@ def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
     plans = [plan_of(way, _pattern(r, j)) for r, j in classes]
     target = np.array([low_key_of_ranks(*p.low) for p in plans], dtype=np.int32)
     straight = np.array([p.straight_flush for p in plans], dtype=bool)
+    unless = np.array([p.unless_lower for p in plans], dtype=bool)
     partial = partial._replace(
         class_codes=codes[by_class],
         class_target=target[by_class],
         class_straight=straight[by_class],
+        class_unless=unless[by_class],
     )
     _, high, low = choose(partial, reps[by_class])
     counts = np.zeros((len(classes), 13), dtype=np.int64)

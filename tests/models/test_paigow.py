@@ -27,6 +27,7 @@ from handsolver.models.paigow import (
 )
 from handsolver.models.paigow_houseway import (
     DEALER_GUIDE,
+    FOXWOODS,
     HOUSE_WAYS,
     PATTERNS,
     TRUMP_PLAZA,
@@ -145,6 +146,67 @@ CASES = [
         "2c 3c 4c 5c JK",
         "Kd Kh",
     ),
+    # Foxwoods (issue 18), each rule that differs from the others.
+    ("foxwoods: A-4 splits", FOXWOODS, "As Ad 4c 4h Kd 9s 7c", "As Ad Kd 9s 7c", "4c 4h"),
+    (
+        "foxwoods: J-3 splits with an ace",
+        FOXWOODS,
+        "Js Jd 3c 3h Ad 9s 7c",
+        "Js Jd Ad 9s 7c",
+        "3c 3h",
+    ),
+    (
+        "foxwoods: 9-4 together with an ace",
+        FOXWOODS,
+        "9s 9d 4c 4h Ad Qs 7c",
+        "9s 9d 4c 4h 7c",
+        "Ad Qs",
+    ),
+    (
+        "foxwoods: 9-4 splits with a king",
+        FOXWOODS,
+        "9s 9d 4c 4h Kd Qs 7c",
+        "9s 9d Kd Qs 7c",
+        "4c 4h",
+    ),
+    (
+        "foxwoods: 6-4 together with a king",
+        FOXWOODS,
+        "6s 6d 4c 4h Kd Qs 7c",
+        "6s 6d 4c 4h 7c",
+        "Kd Qs",
+    ),
+    (
+        "foxwoods: 6-4 splits with a queen",
+        FOXWOODS,
+        "6s 6d 4c 4h Qd Js 7c",
+        "6s 6d Qd Js 7c",
+        "4c 4h",
+    ),
+    ("foxwoods: full house 2s splits", FOXWOODS, "Js Jd Jc 2h 2d As Kc", "Js Jd Jc As Kc", "2h 2d"),
+    ("foxwoods: quad jacks split", FOXWOODS, "Js Jd Jc Jh Ad 9s 2c", None, None),
+    ("foxwoods: quad 9s with a king", FOXWOODS, "9s 9d 9c 9h Kd 8s 2c", "9s 9d 9c 9h 2c", "Kd 8s"),
+    (
+        "foxwoods: pair of kings and an ace over a straight",
+        FOXWOODS,
+        "Ks Kd Ac Qh Jd Ts 3c",
+        "Ks Kd Jd Ts 3c",
+        "Ac Qh",
+    ),
+    (
+        "foxwoods: straight kept when its low is as good",
+        FOXWOODS,
+        "Ts Td Ac 9h 8d 7s 6c",
+        None,
+        None,
+    ),
+    (
+        "foxwoods: straight over a pair of 9s",
+        FOXWOODS,
+        "9s 9d Ac Kh Qd Js Tc",
+        "Ac Kh Qd Js Tc",
+        "9s 9d",
+    ),
 ]
 
 
@@ -176,6 +238,18 @@ def test_house_way_ambiguous_suits_by_keys() -> None:
     five = house_way(parse_hand("As Ad Ac Ah JK 9s 2c").cards)
     assert five.low_key == low_key(parse_cards("As Ad"))
     assert category_name(five.high_key) == "three of a kind"
+
+
+def test_foxwoods_keeps_the_straight_when_its_low_is_as_good() -> None:
+    kept = house_way(parse_hand("Ts Td Ac 9h 8d 7s 6c").cards, FOXWOODS)
+    assert (category_name(kept.high_key), kept.low_key) == (
+        "straight",
+        low_key(parse_cards("Ac Td")),
+    )
+    assert kept.pattern == "one pair with an ace"
+    # Trump Plaza plays the straight with its best low whatever the pair play would leave.
+    broken = house_way(parse_hand("Ks Kd Ac Qh Jd Ts 3c").cards, TRUMP_PLAZA)
+    assert category_name(broken.high_key) == "straight"
 
 
 def test_every_pattern_has_a_case_or_is_reachable() -> None:
@@ -219,7 +293,7 @@ def test_setting_foul_is_refused() -> None:
 def test_unknown_house_way() -> None:
     with pytest.raises(InputError, match="unknown house way 'x'"):
         house_way_named("x")
-    assert set(HOUSE_WAYS) == {"trump-plaza", "dealer-guide"}
+    assert set(HOUSE_WAYS) == {"trump-plaza", "dealer-guide", "foxwoods"}
 
 
 # --- keys -----------------------------------------------------------------------------------
@@ -334,7 +408,7 @@ def test_legal_settings_partition_the_hand(hand: list[int]) -> None:
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.integers(0, 52), min_size=7, max_size=7, unique=True),
-    st.sampled_from([TRUMP_PLAZA, DEALER_GUIDE]),
+    st.sampled_from([TRUMP_PLAZA, DEALER_GUIDE, FOXWOODS]),
 )
 def test_house_way_is_legal_and_follows_its_plan(hand: list[int], way: HouseWay) -> None:
     result = house_way(hand, way)

@@ -20,7 +20,7 @@ from handsolver.models.paigow import (
     paigow_game,
     parse_hand,
 )
-from handsolver.models.paigow_houseway import DEALER_GUIDE, TRUMP_PLAZA, HouseWay
+from handsolver.models.paigow_houseway import DEALER_GUIDE, FOXWOODS, TRUMP_PLAZA, HouseWay
 from handsolver.solver.cli import app
 from handsolver.solver.paigow import (
     StudyJob,
@@ -58,7 +58,7 @@ def flushy_hands(rng: random.Random, count: int) -> list[tuple[int, ...]]:
 # --- the fast house way against the scalar reference ---------------------------------------
 
 
-@pytest.mark.parametrize("way", [TRUMP_PLAZA, DEALER_GUIDE], ids=lambda w: w.name)
+@pytest.mark.parametrize("way", [TRUMP_PLAZA, DEALER_GUIDE, FOXWOODS], ids=lambda w: w.name)
 @pytest.mark.parametrize("rules", RULE_SETS, ids=["default", "switched"])
 def test_batch_house_way_matches_reference(way: HouseWay, rules: Rules) -> None:
     rng = random.Random(hash((way.name, rules.wheel_second)) & 0xFFFF)

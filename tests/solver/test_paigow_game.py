@@ -17,14 +17,13 @@ from handsolver.models.paigow import (
     Rules,
     category_name,
     high_key,
-    house_way,
     is_foul,
     low_key,
 )
 from handsolver.models.paigow_houseway import DEALER_GUIDE, FOXWOODS, TRUMP_PLAZA, HouseWay
 from handsolver.models.poker import NUM_KEYS
 from handsolver.solver.paigow import house_way_arrays, setting_values
-from handsolver.solver.paigow_game import (
+from handsolver.solver.paigow.game import (
     CATEGORIES,
     Deck,
     hand_results,
@@ -49,7 +48,7 @@ def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
     house = [0, 0, 0]
     best = [0, 0, 0]
     frequencies = dict.fromkeys(CATEGORIES, 0)
-    for hand in hands:
+    for index, hand in enumerate(hands):
         rest = [c for c in cards if c not in hand]
         dealer = np.array(
             [by_bits[sum(1 << min(c, 62) for c in d)] for d in combinations(rest, 7)]
@@ -71,9 +70,9 @@ def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
         value, h, lo, win, loss, _ = max(item for item in scored if item[5])
         n = len(dealer)
         best = [best[0] + win, best[1] + n - win - loss, best[2] + loss]
-        way_set = house_way(hand, way, rules)
-        win = int(((way_set.high_key > dh) & (way_set.low_key > dl)).sum())
-        loss = int(((way_set.high_key <= dh) & (way_set.low_key <= dl)).sum())
+        h, lo = high[index], low[index]
+        win = int(((h > dh) & (lo > dl)).sum())
+        loss = int(((h <= dh) & (lo <= dl)).sum())
         house = [house[0] + win, house[1] + n - win - loss, house[2] + loss]
     return {"house": tuple(house), "best": tuple(best), "frequencies": frequencies}
 
@@ -107,6 +106,30 @@ def test_whole_game_equals_brute_force_on_reduced_decks(
     assert result.frequencies == expected["frequencies"]
     assert sum(result.house_way[:3]) == result.pairs == deck.pairs
     assert result.best.ev >= result.house_way.ev
+
+
+def test_per_hand_counts_on_a_five_rank_deck() -> None:
+    """Five ranks give five-card flushes: each hand of some classes against every dealer hand."""
+    deck = Deck((7, 8, 9, 10, 12))
+    s = setup(FOXWOODS, Rules(), deck)
+    rng = random.Random(5)
+    classes = rng.sample([int(c) for c in s.player_classes], 12)
+    results = hand_results(s, classes)
+    cards = deck.cards
+    for row, hand in enumerate(results.cards.tolist()):
+        rest = np.array([list(d) for d in combinations([c for c in cards if c not in hand], 7)])
+        _, _, dh, dl = house_way_arrays(rest, FOXWOODS)
+        scored = []
+        for five in combinations(hand, 5):
+            two = tuple(c for c in hand if c not in five)
+            if is_foul((five, two)):
+                continue
+            h, lo = high_key(five), low_key(two)
+            win = int(((h > dh) & (lo > dl)).sum())
+            loss = int(((h <= dh) & (lo <= dl)).sum())
+            scored.append((19 * win - 20 * loss, h, lo, win, loss))
+        _, _, _, win, loss = max(scored)
+        assert tuple(results.best[row]) == (win, len(rest) - win - loss, loss)
 
 
 def test_pruning_changes_nothing() -> None:
@@ -166,7 +189,7 @@ def test_per_hand_counts_equal_settings(seed: int) -> None:
 
 def test_published_seven_card_frequencies() -> None:
     """Out of C(53,7) = 154,143,080 hands with the joker (the published table)."""
-    from handsolver.solver.paigow_game import frequencies
+    from handsolver.solver.paigow.game import frequencies
 
     got = frequencies()
     assert sum(got.values()) == 154_143_080

@@ -68,14 +68,14 @@ from handsolver.models.poker import (
     category_index,
     key_ranks,
 )
-from handsolver.solver.paigow import HIGH_POSITIONS, LOW_POSITIONS, choose, high_keys, low_keys
-from handsolver.solver.paigow import tables as house_tables
+from handsolver.solver.paigow.keys import HIGH_POSITIONS, high_keys, pick, setting_keys
+from handsolver.solver.paigow.rank_tables import tables as house_tables
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-    from handsolver.solver.paigow import Tables
+    from handsolver.solver.paigow.keys import Tables
 
 RANK_SYMBOLS = "23456789TJQKA"
 MAX_DENOMINATOR = 10**9
@@ -160,6 +160,7 @@ class Setup(NamedTuple):
     group_start: NDArray[np.int64]  # low key -> first dealer class with it (182 + 1)
     below_high: NDArray[np.int64]  # low key x high key -> classes of the group with H < h
     flush_mask: NDArray[np.int64]  # flush classes whose result differs from their rank class
+    flush_plain: int  # how many of them (the first) have no joker
     flush_low_rank: NDArray[np.int64]  # the other cards' ranks, -1 for none
     flush_high_rank: NDArray[np.int64]
     flush_joker: NDArray[np.bool_]
@@ -206,7 +207,9 @@ def _setup(way: HouseWay, rules: Rules, deck: Deck, commission: Fraction) -> Set
     moved = t.flush_bins != t.flush_class_bins
     in_deck = (t.flush_suited & ~deck_mask) == 0
     in_deck &= (t.flush_counts <= (avail - 1).clip(0)).all(axis=1)
+    # Those without the joker first: a player holding it meets only those.
     keep = np.flatnonzero(moved & in_deck)
+    keep = keep[np.argsort(t.flush_joker[keep], kind="stable")]
     other = t.flush_counts[keep]
     # The (at most two) other cards' ranks, lowest first, -1 where absent.
     listed = np.full((len(keep), 2), -1, dtype=np.int64)
@@ -232,6 +235,7 @@ def _setup(way: HouseWay, rules: Rules, deck: Deck, commission: Fraction) -> Set
         group_start.astype(np.int64),
         below,
         t.flush_suited[keep],
+        int((~t.flush_joker[keep]).sum()),
         listed[:, 0].copy(),
         listed[:, 1].copy(),
         t.flush_joker[keep],
@@ -367,13 +371,22 @@ class HandResults(NamedTuple):
     best_setting: NDArray[np.int64]
 
 
-def chunk_counts(job: tuple[Setup, tuple[int, ...]]) -> list[list[int]]:
+class GameJob(NamedTuple):
+    """One chunk of player rank classes of one game: small, so it travels to workers cheaply
+    (each worker builds the game's tables once)."""
+
+    way: HouseWay
+    rules: Rules
+    deck: Deck
+    classes: tuple[int, ...]
+
+
+def chunk_counts(job: GameJob) -> list[list[int]]:
     """The table of one chunk of player rank classes: for each row of :data:`HAND_TYPES`, the
     :data:`COLUMNS` counts (hands, and pairs won, pushed, lost by house way and best play)."""
     import numpy as np
 
-    s, classes = job
-    results = hand_results(s, classes)
+    results = hand_results(setup(job.way, job.rules, job.deck), job.classes)
     table = np.zeros((len(HAND_TYPES), len(COLUMNS)), dtype=np.int64)
     w = results.weight
     values = np.column_stack([w, results.house * w[:, None], results.best * w[:, None]])
@@ -390,11 +403,10 @@ def hand_results(s: Setup, classes: Iterable[int], *, prune: bool = True) -> Han
     t = s.tables
     hands, weights, masks, owners, supports = _hands_of(s, classes)
     n = len(hands)
-    high = np.stack([high_keys(t, hands[:, list(cols)]) for cols in HIGH_POSITIONS], axis=1)
-    low = np.stack([low_keys(hands[:, i], hands[:, j]) for i, j in LOW_POSITIONS], axis=1)
-    high = high.astype(np.int64)
+    high32, low = setting_keys(t, hands)
+    house_setting = pick(t, hands, high32, low)
+    high = high32.astype(np.int64)
     legal = ~s.foul[high, low]
-    house_setting, _, _ = choose(t, hands)
     hand_type = s.hand_type[high.max(axis=1)] if n else np.zeros(0, dtype=np.int64)
     house = np.zeros((n, 3), dtype=np.int64)
     best = np.zeros((n, 3), dtype=np.int64)
@@ -410,10 +422,10 @@ def hand_results(s: Setup, classes: Iterable[int], *, prune: bool = True) -> Han
         value = np.where(win >= 0, (b - a) * win - b * loss, np.iinfo(np.int64).min)
         # Best first as `paigow settings` sorts: EV, then the high key, then the low key.
         score = np.stack([value, high[rows], low[rows]], axis=-1)
-        pick = _argmax_lex(score)
+        chosen = _argmax_lex(score)
         r = np.arange(stop - start)
-        best_setting[rows] = pick
-        for target, which in ((best, pick), (house, house_setting[rows])):
+        best_setting[rows] = chosen
+        for target, which in ((best, chosen), (house, house_setting[rows])):
             w, lo = win[r, which], loss[r, which]
             target[rows] = np.column_stack([w, total - w - lo, lo])
     return HandResults(hands, weights, hand_type, house, best, house_setting.astype(np.int64), best_setting)
@@ -555,15 +567,13 @@ class _FlushBins:
         import numpy as np
 
         self.k = k = len(support)
-        position = np.full(14, -1, dtype=np.int64)  # rank (-1 -> index 13) -> place in support
+        index = slice(0, s.flush_plain if joker else len(s.flush_mask))
+        # The flush suit's ranks among the player's, as bits over the player's ranks.
+        every = np.arange(1 << 13)
+        within = np.zeros(1 << 13, dtype=np.int64)
         for i, r in enumerate(support):
-            position[r] = i
-        keep = ~s.flush_joker if joker else np.ones(len(s.flush_mask), dtype=bool)
-        index = np.flatnonzero(keep)
-        mask = s.flush_mask[index]
-        y = np.zeros(len(index), dtype=np.int64)
-        for i, r in enumerate(support):
-            y |= ((mask >> r) & 1) << i
+            within |= ((every >> r) & 1) << i
+        y = within[s.flush_mask[index]]
         lo, hi = s.flush_low_rank[index], s.flush_high_rank[index]
         code_table, const_table, self.weights = _other_rank_tables(support, player)
         bucket = code_table[lo + 1, hi + 1] * (1 << k) + y
@@ -594,8 +604,11 @@ class _FlushBins:
         nh, nl = len(hs) + 1, len(ls) + 1
         fh, fl, ch, cl = self.points
         cells = self.buckets * nh * nl
-        cell_f = (self.bucket * nh + np.searchsorted(hs, fh, "right")) * nl + np.searchsorted(ls, fl, "right")
-        cell_c = (self.bucket * nh + np.searchsorted(hs, ch, "right")) * nl + np.searchsorted(ls, cl, "right")
+        # Where each key falls among the queries': how many query keys are at most it.
+        above_h = np.searchsorted(hs, np.arange(NUM_HIGH_KEYS), "right")
+        above_l = np.searchsorted(ls, np.arange(NUM_LOW_KEYS), "right")
+        cell_f = (self.bucket * nh + above_h[fh]) * nl + above_l[fl]
+        cell_c = (self.bucket * nh + above_h[ch]) * nl + above_l[cl]
         grid = np.bincount(cell_f, weights=self.const, minlength=cells) - np.bincount(
             cell_c, weights=self.const, minlength=cells
         )
@@ -638,8 +651,8 @@ def _other_rank_tables(
     const_table = np.zeros((14, 14), dtype=np.int64)
     for lo in range(-1, 13):
         for hi in range(-1, 13):
-            if hi < lo or (lo >= 0 and hi < 0):
-                continue
+            if (lo < 0 <= hi) or 0 <= hi < lo:
+                continue  # one other card is (rank, -1); two are lowest first
             cards = [r for r in (lo, hi) if r >= 0]
             inside = tuple(place[r] for r in cards if r in place)
             outside = [r for r in cards if r not in place]
@@ -696,10 +709,19 @@ def outcome(win: int, push: int, loss: int, commission: Fraction) -> Outcome:
     return Outcome(win, push, loss, ev)
 
 
-def game_jobs(s: Setup, chunk_classes: int = 64) -> list[tuple[int, ...]]:
-    """The player's rank classes in deterministic chunks (the unit of work and of checkpoints)."""
-    classes = [int(c) for c in s.player_classes]
-    return [tuple(classes[i : i + chunk_classes]) for i in range(0, len(classes), chunk_classes)]
+CHUNK_CLASSES = 256
+
+
+def game_jobs(
+    way: HouseWay, rules: Rules, deck: Deck = FULL_DECK, size: int = CHUNK_CLASSES
+) -> list[GameJob]:
+    """The player's rank classes in deterministic chunks (the unit of work and of checkpoints):
+    the same chunks whatever runs them."""
+    classes = [int(c) for c in setup(way, rules, deck).player_classes]
+    return [
+        GameJob(way, rules, deck, tuple(classes[i : i + size]))
+        for i in range(0, len(classes), size)
+    ]
 
 
 def combine(
@@ -727,8 +749,7 @@ def whole_game(
     way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES, deck: Deck = FULL_DECK
 ) -> GameResult:
     """The whole game in this process (tests and small decks; the command spreads it)."""
-    s = setup(way, rules, deck)
-    return combine(way, rules, deck, (chunk_counts((s, job)) for job in game_jobs(s)))
+    return combine(way, rules, deck, map(chunk_counts, game_jobs(way, rules, deck)))
 
 
 def rank_pattern_count() -> int:
@@ -783,7 +804,7 @@ def frequencies(rules: Rules = DEFAULT_RULES, deck: Deck = FULL_DECK) -> dict[st
 
 
 def _rank_codes(hands: NDArray[np.int64]) -> NDArray[np.int64]:
-    from handsolver.solver.paigow import rank_codes
+    from handsolver.solver.paigow.keys import rank_codes
 
     return rank_codes(hands)
 
