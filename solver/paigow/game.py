@@ -56,11 +56,11 @@ from handsolver.models.paigow import (
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay
 from handsolver.models.poker import (
     FLUSH,
-    QUADS,
     FULL_HOUSE,
     HIGH_CARD,
     NUM_KEYS,
     PAIR,
+    QUADS,
     STRAIGHT,
     STRAIGHT_FLUSH,
     TRIPS,
@@ -173,7 +173,9 @@ class Setup(NamedTuple):
     commission: tuple[int, int]
 
 
-def setup(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES, deck: Deck = FULL_DECK) -> Setup:
+def setup(
+    way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES, deck: Deck = FULL_DECK
+) -> Setup:
     """The tables for one game (cached per process)."""
     commission = rules.commission
     if commission.denominator > MAX_DENOMINATOR:
@@ -326,7 +328,9 @@ def suit_patterns(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...],
     """
     found: list[tuple[tuple[int, ...], int]] = []
 
-    def extend(index: int, blocks: tuple[tuple[int, ...], ...], masks: tuple[int, ...], weight: int) -> None:
+    def extend(
+        index: int, blocks: tuple[tuple[int, ...], ...], masks: tuple[int, ...], weight: int
+    ) -> None:
         if index == len(counts):
             found.append((masks, weight))
             return
@@ -348,9 +352,7 @@ def _takes(sizes: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
     if not sizes:
         return [()] if total == 0 else []
     return [
-        (n, *rest)
-        for n in range(min(sizes[0], total) + 1)
-        for rest in _takes(sizes[1:], total - n)
+        (n, *rest) for n in range(min(sizes[0], total) + 1) for rest in _takes(sizes[1:], total - n)
     ]
 
 
@@ -416,8 +418,16 @@ def hand_results(s: Setup, classes: Iterable[int], *, prune: bool = True) -> Han
     for start, stop, support in zip(owners[:-1], owners[1:], supports, strict=True):
         rows = slice(start, stop)
         win, loss = _class_values(
-            s, support, hands[start], high[rows], low[rows], legal[rows], masks[rows],
-            house_setting[rows], (a, b), prune,
+            s,
+            support,
+            hands[start],
+            high[rows],
+            low[rows],
+            legal[rows],
+            masks[rows],
+            house_setting[rows],
+            (a, b),
+            prune,
         )
         value = np.where(win >= 0, (b - a) * win - b * loss, np.iinfo(np.int64).min)
         # Best first as `paigow settings` sorts: EV, then the high key, then the low key.
@@ -428,7 +438,9 @@ def hand_results(s: Setup, classes: Iterable[int], *, prune: bool = True) -> Han
         for target, which in ((best, chosen), (house, house_setting[rows])):
             w, lo = win[r, which], loss[r, which]
             target[rows] = np.column_stack([w, total - w - lo, lo])
-    return HandResults(hands, weights, hand_type, house, best, house_setting.astype(np.int64), best_setting)
+    return HandResults(
+        hands, weights, hand_type, house, best, house_setting.astype(np.int64), best_setting
+    )
 
 
 def _argmax_lex(score: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -447,7 +459,9 @@ def _argmax_lex(score: NDArray[np.int64]) -> NDArray[np.int64]:
 
 def _hands_of(
     s: Setup, classes: Iterable[int]
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], list[int], list[tuple[int, ...]]]:
+) -> tuple[
+    NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], list[int], list[tuple[int, ...]]
+]:
     """The suit patterns of each class as sorted 7-card rows, their weights, each hand's ranks
     held in each suit as masks over the class's distinct ranks (N x 4), where each class's rows
     start, and each class's distinct ranks."""
@@ -465,7 +479,12 @@ def _hands_of(
         support = tuple(int(r) for r in np.flatnonzero(counts))
         patterns, ways = suit_patterns(tuple(int(counts[r]) for r in support))
         for pattern, way in zip(patterns, ways, strict=True):
-            cards = [r * 4 + suit for r, m in zip(support, pattern, strict=True) for suit in range(4) if (m >> suit) & 1]
+            cards = [
+                r * 4 + suit
+                for r, m in zip(support, pattern, strict=True)
+                for suit in range(4)
+                if (m >> suit) & 1
+            ]
             rows.append(cards + [JOKER] * joker)
             weights.append(way)
             suit_masks.append(
@@ -498,7 +517,6 @@ def _class_values(
     where not computed (fouls, and settings that cannot be best unless ``prune`` is off)."""
     import numpy as np
 
-    k = len(support)
     player = np.zeros(13, dtype=np.int64)
     for card in hand:
         if card != JOKER:
@@ -534,7 +552,11 @@ def _class_values(
 
 
 def _base_counts(
-    s: Setup, player: NDArray[np.int64], joker: bool, high: NDArray[np.int64], low: NDArray[np.int64]
+    s: Setup,
+    player: NDArray[np.int64],
+    joker: bool,
+    high: NDArray[np.int64],
+    low: NDArray[np.int64],
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Dealer hands counted by rank class alone (every one at its rank class's result) with
     high key below and low key below each query, and at or above both."""
@@ -563,7 +585,9 @@ def _base_counts(
 class _FlushBins:
     """The flush corrections of one rank class, binned by what they depend on."""
 
-    def __init__(self, s: Setup, support: tuple[int, ...], player: NDArray[np.int64], joker: bool) -> None:
+    def __init__(
+        self, s: Setup, support: tuple[int, ...], player: NDArray[np.int64], joker: bool
+    ) -> None:
         import numpy as np
 
         self.k = k = len(support)
@@ -581,7 +605,10 @@ class _FlushBins:
         self.const = const_table[lo + 1, hi + 1]
         self.buckets = int(self.weights.shape[0]) << k
         self.points = (
-            s.flush_high[index], s.flush_low[index], s.class_high[index], s.class_low[index]
+            s.flush_high[index],
+            s.flush_low[index],
+            s.class_high[index],
+            s.class_low[index],
         )
 
     def moved_hands(self) -> NDArray[np.int64]:
@@ -656,7 +683,11 @@ def _other_rank_tables(
             cards = [r for r in (lo, hi) if r >= 0]
             inside = tuple(place[r] for r in cards if r in place)
             outside = [r for r in cards if r not in place]
-            const = math.comb(3, len(outside)) if len(set(outside)) == 1 and len(outside) == 2 else 3 ** len(outside)
+            const = (
+                math.comb(3, len(outside))
+                if len(set(outside)) == 1 and len(outside) == 2
+                else 3 ** len(outside)
+            )
             codes.setdefault(inside, len(codes))
             code_table[lo + 1, hi + 1] = codes[inside]
             const_table[lo + 1, hi + 1] = const
@@ -739,8 +770,8 @@ def combine(
         rules,
         deck,
         deck.pairs,
-        outcome(*columns[1:4], rules.commission),
-        outcome(*columns[4:7], rules.commission),
+        outcome(columns[1], columns[2], columns[3], rules.commission),
+        outcome(columns[4], columns[5], columns[6], rules.commission),
         {name: tuple(row) for name, row in zip(HAND_TYPES, sums, strict=True)},
     )
 
@@ -754,8 +785,16 @@ def whole_game(
 
 def rank_pattern_count() -> int:
     """How many 7-card rank classes there are (with the joker apart): 67,600."""
-    plain = sum(1 for r in combinations_with_replacement(range(13), 7) if all(r[i] != r[i + 4] for i in range(3)))
-    joker = sum(1 for r in combinations_with_replacement(range(13), 6) if all(r[i] != r[i + 4] for i in range(2)))
+    plain = sum(
+        1
+        for r in combinations_with_replacement(range(13), 7)
+        if all(r[i] != r[i + 4] for i in range(3))
+    )
+    joker = sum(
+        1
+        for r in combinations_with_replacement(range(13), 6)
+        if all(r[i] != r[i + 4] for i in range(2))
+    )
     return plain + joker
 
 

@@ -142,8 +142,6 @@ def pick(
     # A plan that plays the straight or flush only when its low hand is at least the planned one.
     lower = straight_score.max(axis=1) // NUM_HIGH_KEYS < target[:, 0]
     play_straight &= ~(t.class_unless[index] & lower)
-    score = np.where(
-        play_straight[:, None], straight_score, np.where(low == target, high, -1)
-    )
+    score = np.where(play_straight[:, None], straight_score, np.where(low == target, high, -1))
     choice: NDArray[np.intp] = score.argmax(axis=1)
     return choice

@@ -25,13 +25,27 @@ from handsolver.solver.paigow.keys import Tables, choose, rank_codes
 
 
 def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
-    """The tables for a house way and rule switches, built once per process (about a second)."""
+    """The tables for a house way and rule switches: read from the disk cache
+    (:mod:`.cache`), else built (a few seconds) and saved there; once per process."""
     # The commission does not change the house way: one build serves every rate.
     return _tables(way, rules.wheel_second, rules.five_aces_top)
 
 
 @cache
 def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
+    from handsolver.solver.paigow.cache import cached_arrays, stable
+
+    key = {"way": stable(way), "wheel_second": wheel_second, "five_aces_top": five_aces_top}
+    arrays = cached_arrays(
+        "paigow-tables",
+        key,
+        lambda: build_tables(way, wheel_second, five_aces_top)._asdict(),
+    )
+    return Tables(**arrays)
+
+
+def build_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
+    """Build the tables (no cache)."""
     import numpy as np
 
     rules = Rules(wheel_second, five_aces_top)

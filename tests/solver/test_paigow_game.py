@@ -8,10 +8,12 @@ import math
 import random
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+from handsolver.models.cards import InputError
 from handsolver.models.paigow import (
     JOKER,
     Rules,
@@ -50,9 +52,7 @@ def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
     frequencies = dict.fromkeys(CATEGORIES, 0)
     for index, hand in enumerate(hands):
         rest = [c for c in cards if c not in hand]
-        dealer = np.array(
-            [by_bits[sum(1 << min(c, 62) for c in d)] for d in combinations(rest, 7)]
-        )
+        dealer = np.array([by_bits[sum(1 << min(c, 62) for c in d)] for d in combinations(rest, 7)])
         dh, dl = high[dealer], low[dealer]
         scored = []
         for size_five in combinations(hand, 5):
@@ -99,9 +99,7 @@ def test_whole_game_equals_brute_force_on_reduced_decks(
     deck = Deck(ranks)
     result = whole_game(way, rules, deck)
     expected = brute_force(way, rules, deck)
-    assert (result.house_way.win, result.house_way.push, result.house_way.loss) == expected[
-        "house"
-    ]
+    assert (result.house_way.win, result.house_way.push, result.house_way.loss) == expected["house"]
     assert (result.best.win, result.best.push, result.best.loss) == expected["best"]
     assert result.frequencies == expected["frequencies"]
     assert sum(result.house_way[:3]) == result.pairs == deck.pairs
@@ -144,7 +142,9 @@ def test_suit_patterns_cover_every_hand() -> None:
     for counts in [(1,) * 7, (2, 2, 1, 1, 1), (4, 3), (3, 2, 2), (1, 1, 1, 1, 1, 1)]:
         masks, weights = suit_patterns(counts)
         assert sum(weights) == math.prod(math.comb(4, c) for c in counts)
-        assert all(bin(m).count("1") == c for row in masks for m, c in zip(row, counts))
+        assert all(
+            bin(m).count("1") == c for row in masks for m, c in zip(row, counts, strict=True)
+        )
 
 
 def _canonical(hand: tuple[int, ...]) -> tuple[int, ...]:
@@ -179,9 +179,7 @@ def test_per_hand_counts_equal_settings(seed: int) -> None:
         )
         results = hand_results(s, [index])
         target = _canonical(hand)
-        row = next(
-            i for i, cards in enumerate(results.cards) if _canonical(tuple(cards)) == target
-        )
+        row = next(i for i, cards in enumerate(results.cards) if _canonical(tuple(cards)) == target)
         best, house = values.best, values.house
         assert tuple(results.best[row]) == (best.win, best.push, best.loss)
         assert tuple(results.house[row]) == (house.win, house.push, house.loss)
@@ -203,3 +201,107 @@ def test_published_seven_card_frequencies() -> None:
 def test_royal_key_is_the_top_straight_flush() -> None:
     assert category_name(high_key(_royal())) == "straight flush"
     assert NUM_KEYS - 1 > 0
+
+
+# --- the command, checkpoints and the disk cache ---------------------------------------------
+
+
+def _game_json(args: list[str], env: dict[str, str]) -> dict[str, object]:
+    import json
+
+    from typer.testing import CliRunner
+
+    from handsolver.solver.cli import app
+
+    done = CliRunner().invoke(app, ["paigow", "game", "--json", *args], env=env)
+    assert done.exit_code == 0, done.output
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_game_command_json_contract(tmp_path: Path) -> None:
+    env = {"HANDSOLVER_CACHE_DIR": str(tmp_path / "cache")}
+    data = _game_json(["--deck", "TJQKA", "--way", "foxwoods"], env)
+    assert data["way"] == "foxwoods"
+    assert data["pairs"] == math.comb(21, 7) * math.comb(14, 7)
+    for part in ("house_way", "best"):
+        counts = data[part]
+        assert isinstance(counts, dict)
+        assert counts["win"] + counts["push"] + counts["loss"] == data["pairs"]
+        assert Fraction(counts["ev"]) == Fraction(
+            counts["win"] * 19 - counts["loss"] * 20, 20 * data["pairs"]
+        )
+    frequencies = data["frequencies"]
+    assert isinstance(frequencies, dict) and list(frequencies) == list(CATEGORIES)
+    assert sum(frequencies.values()) == math.comb(21, 7)
+    expected = whole_game(FOXWOODS, Rules(), Deck((8, 9, 10, 11, 12)))
+    assert data["best"]["win"] == expected.best.win  # type: ignore[index]
+
+
+def test_resume_gives_the_same_counts(tmp_path: Path) -> None:
+    from handsolver.solver.paigow.game_run import game_key, read_checkpoint, run_game
+
+    deck = Deck((8, 9, 10, 11, 12))
+    path = tmp_path / "game.jsonl"
+    whole = run_game(TRUMP_PLAZA, Rules(), deck, checkpoint=path)
+    lines = path.read_text().splitlines()
+    assert len(lines) >= 3
+    # Stopped after the first chunk, the second torn in half: resume counts the rest.
+    path.write_text("\n".join(lines[:2]) + "\n" + lines[2][: len(lines[2]) // 2])
+    resumed = run_game(TRUMP_PLAZA, Rules(), deck, checkpoint=path, resume=True)
+    assert resumed == whole
+    key = game_key(TRUMP_PLAZA, Rules(), deck, len(lines) - 1)
+    assert len(read_checkpoint(path, key)) == len(lines) - 1
+    with pytest.raises(InputError, match="not for this game"):
+        run_game(FOXWOODS, Rules(), deck, checkpoint=path, resume=True)
+
+
+def test_workers_give_the_same_counts() -> None:
+    from handsolver.solver.paigow.game_run import run_game
+
+    deck = Deck((9, 10, 11, 12))
+    assert run_game(FOXWOODS, Rules(), deck, workers=2) == whole_game(FOXWOODS, Rules(), deck)
+
+
+def test_disk_cache_rebuilds_bad_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from handsolver.solver.paigow.cache import cached_arrays
+
+    monkeypatch.setenv("HANDSOLVER_CACHE_DIR", str(tmp_path))
+    builds = []
+
+    def build() -> dict[str, np.ndarray]:
+        builds.append(1)
+        return {"a": np.arange(1000, dtype=np.int64), "b": np.ones((3, 4), dtype=bool)}
+
+    first = cached_arrays("t", {"k": 1}, build)
+    again = cached_arrays("t", {"k": 1}, build)
+    assert len(builds) == 1 and (again["a"] == first["a"]).all()
+    (file,) = tmp_path.glob("t-*.npz")
+    data = bytearray(file.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # corrupt
+    file.write_bytes(bytes(data))
+    assert (cached_arrays("t", {"k": 1}, build)["a"] == first["a"]).all()
+    assert len(builds) == 2
+    file.write_bytes(file.read_bytes()[:100])  # partial
+    cached_arrays("t", {"k": 1}, build)
+    assert len(builds) == 3
+    other = cached_arrays("t", {"k": 2}, build)  # another key: another file
+    assert len(builds) == 4 and len(list(tmp_path.glob("t-*.npz"))) == 2
+    # A foreign file under the right name is refused.
+    np.savez(file, a=np.zeros(3))
+    cached_arrays("t", {"k": 1}, build)
+    assert len(builds) == 5 and (other["b"]).all()
+
+
+def test_read_only_cache_only_costs_speed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from handsolver.solver.paigow.cache import cached_arrays
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    monkeypatch.setenv("HANDSOLVER_CACHE_DIR", str(folder / "sub"))
+    try:
+        got = cached_arrays("t", {"k": 1}, lambda: {"a": np.arange(3)})
+        assert list(got["a"]) == [0, 1, 2]
+    finally:
+        folder.chmod(0o700)
