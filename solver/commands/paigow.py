@@ -614,10 +614,10 @@ def _game_text(result: Any) -> str:
     from rich.table import Table
 
     rules = data["rules"]
-    console.print(
-        f"Pai Gow, whole game: house way {result.way}, wheel {rules['wheel']}, five aces"
-        f" {rules['five_aces']}, commission {rules['commission']}, copies to the dealer;"
-        f" deck {data['deck']}; {result.pairs:,} player/dealer pairs"
+    buffer.write(
+        f"Pai Gow, whole game: house way {result.way}; wheel {rules['wheel']}, five aces"
+        f" {rules['five_aces']}, commission {rules['commission']}, copies to the dealer\n"
+        f"deck {data['deck']}: {result.pairs:,} player/dealer pairs\n"
     )
     table = Table("player sets by", "wins", "pushes", "losses", "EV %", "house edge %")
     for label, item in (("house way", result.house_way), ("best EV", result.best)):

@@ -9,7 +9,7 @@ from handsolver.models.cards import Card
 from handsolver.models.paigow import DEFAULT_RULES, Rules
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay
 from handsolver.solver.paigow.keys import LOW_POSITIONS, choose
-from handsolver.solver.paigow.rank_tables import tables
+from handsolver.solver.paigow.rank_tables import way_tables
 
 if TYPE_CHECKING:
     import numpy as np
@@ -70,7 +70,7 @@ def house_way_mask(
 
     order = np.argsort(cards, axis=1, kind="stable")
     sorted_cards = np.take_along_axis(cards, order, axis=1)
-    choice, high_key, low_key = choose(tables(way, rules), sorted_cards)
+    choice, high_key, low_key = choose(way_tables(way, rules), sorted_cards)
     low_positions = np.take_along_axis(order, np.array(LOW_POSITIONS)[choice], axis=1)
     in_low = np.zeros(cards.shape, dtype=bool)
     np.put_along_axis(in_low, low_positions, True, axis=1)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from typing import TYPE_CHECKING
 
 from handsolver.models.paigow import (
     DEFAULT_RULES,
@@ -22,6 +23,10 @@ from handsolver.models.paigow import (
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay, plan_of
 from handsolver.models.poker import category_index
 from handsolver.solver.paigow.keys import Tables, choose, rank_codes
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
@@ -44,8 +49,45 @@ def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
     return Tables(**arrays)
 
 
-def build_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
-    """Build the tables (no cache)."""
+def way_tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
+    """Only what the house way needs (keys and every rank class's plan), without the counting
+    tables of :func:`tables`: quicker to build or read when hands are only set."""
+    return _way_tables(way, rules.wheel_second, rules.five_aces_top)
+
+
+@cache
+def _way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
+    from handsolver.solver.paigow.cache import cached_arrays, stable
+
+    key = {"way": stable(way), "wheel_second": wheel_second, "five_aces_top": five_aces_top}
+    arrays = cached_arrays(
+        "paigow-way-tables",
+        key,
+        lambda: {
+            k: v
+            for k, v in build_way_tables(way, wheel_second, five_aces_top)._asdict().items()
+            if len(v)
+        },
+    )
+    empty = _empty_tables()
+    return empty._replace(**arrays)
+
+
+def _empty_tables() -> Tables:
+    import numpy as np
+
+    return Tables(*([np.zeros(0, dtype=np.int64)] * len(Tables._fields)))  # type: ignore[arg-type]
+
+
+def _rank_classes() -> list[tuple[tuple[int, ...], bool]]:
+    """The rank classes: seven real cards, or six and the joker."""
+    classes = [(r, False) for r in combinations_with_replacement(range(13), 7) if _fits(r, 4)]
+    classes += [(r, True) for r in combinations_with_replacement(range(13), 6) if _fits(r, 4)]
+    return classes
+
+
+def build_way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
+    """Build the house way's tables (no cache)."""
     import numpy as np
 
     rules = Rules(wheel_second, five_aces_top)
@@ -74,33 +116,45 @@ def build_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tabl
         ],
         dtype=np.int32,
     )[:, by_code]
-    partial = Tables(
-        pai_gow_of,
-        category,
-        joker_codes[by_code],
-        joker_keys,
-        *([np.zeros(0, dtype=np.int64)] * 12),  # type: ignore[arg-type]
-    )
-
-    # Rank classes: seven real cards, or six and the joker; plans from the house way.
-    classes = [(r, False) for r in combinations_with_replacement(range(13), 7) if _fits(r, 4)]
-    classes += [(r, True) for r in combinations_with_replacement(range(13), 6) if _fits(r, 4)]
-    reps = np.array(
-        [[rank * 4 + i % 4 for i, rank in enumerate(r)] + [JOKER] * j for r, j in classes],
-        dtype=np.int64,
-    )
+    # Rank classes, plans from the house way.
+    classes = _rank_classes()
+    reps = _class_reps(classes)
     codes = rank_codes(reps)
     by_class = np.argsort(codes)
     plans = [plan_of(way, _pattern(r, j)) for r, j in classes]
     target = np.array([low_key_of_ranks(*p.low) for p in plans], dtype=np.int32)
     straight = np.array([p.straight_flush for p in plans], dtype=bool)
     unless = np.array([p.unless_lower for p in plans], dtype=bool)
-    partial = partial._replace(
+    return _empty_tables()._replace(
+        pai_gow_of=pai_gow_of,
+        category=category,
+        joker_codes=joker_codes[by_code],
+        joker_keys=joker_keys,
         class_codes=codes[by_class],
         class_target=target[by_class],
         class_straight=straight[by_class],
         class_unless=unless[by_class],
     )
+
+
+def _class_reps(classes: list[tuple[tuple[int, ...], bool]]) -> NDArray[np.int64]:
+    """A hand of each rank class that cannot make a flush (no three cards of a suit)."""
+    import numpy as np
+
+    return np.array(
+        [[rank * 4 + i % 4 for i, rank in enumerate(r)] + [JOKER] * j for r, j in classes],
+        dtype=np.int64,
+    )
+
+
+def build_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
+    """Build the counting tables on the house way's (no cache)."""
+    import numpy as np
+
+    partial = _way_tables(way, wheel_second, five_aces_top)
+    classes = _rank_classes()
+    reps = _class_reps(classes)
+    by_class = np.argsort(rank_codes(reps))
     _, high, low = choose(partial, reps[by_class])
     counts = np.zeros((len(classes), 13), dtype=np.int64)
     for index, (ranks, _joker) in enumerate(classes):
