@@ -68,7 +68,8 @@ def engine_sample(way_name: str, chunks: int, seed: int) -> tuple[float, float, 
     """Seconds per rank class and pairs per second on random chunks, and the time split."""
     from handsolver.models.paigow import Rules
     from handsolver.models.paigow_houseway import house_way_named
-    from handsolver.solver.paigow.game import chunk_counts, game_jobs, setup
+    from handsolver.solver.paigow.game import chunk_counts, game_jobs
+    from handsolver.solver.paigow.game_tables import setup
 
     way = house_way_named(way_name)
     setup(way, Rules())
@@ -173,9 +174,8 @@ def main() -> None:
     run("house-way", "-", stdin="As Ah Kd Qc 9s 5h 2d\n")
     took, _ = median_time(lambda: run("house-way", "-", stdin=lines + "\n"), repeats)
     print(f"paigow house-way - with {len(hands):,} hands, whole process, median of {repeats}")
-    print(
-        f"  {len(hands) / took:,.0f} hands/s (target >= 150,000; ratio {len(hands) / took / 150000:.2f})"
-    )
+    rate = len(hands) / took
+    print(f"  {rate:,.0f} hands/s (target >= 150,000; ratio {rate / 150_000:.2f})")
 
 
 if __name__ == "__main__":

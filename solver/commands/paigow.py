@@ -531,7 +531,7 @@ def study_command(
 
 def _deck(text: str | None) -> Any:
     from handsolver.models.cards import RANKS
-    from handsolver.solver.paigow.game import FULL_DECK, Deck
+    from handsolver.solver.paigow.hand_types import FULL_DECK, Deck
 
     if text is None:
         return FULL_DECK
@@ -562,7 +562,8 @@ def _outcome_json(outcome: Any, total: int) -> dict[str, Any]:
 
 def _game_json(result: Any) -> dict[str, Any]:
     from handsolver.models.cards import RANKS
-    from handsolver.solver.paigow.game import hand_type_category, outcome
+    from handsolver.solver.paigow.game import outcome
+    from handsolver.solver.paigow.hand_types import hand_type_category
 
     rules = result.rules
     per_hand = result.deck.dealer_hands

@@ -7,7 +7,7 @@ house way.  Never one pair at a time; the algorithm (docs/paigow.md, "The whole 
 
 1. **Player hands by rank class and suit pattern.**  The 67,600 rank classes of seven cards
    (the joker apart) are the jobs.  Inside a class the hands are enumerated up to a permutation
-   of the suits, each with its multiplicity (:func:`suit_patterns`): 6,009,159 hands instead
+   of the suits, each with its multiplicity (:func:`suit_patterns`): 6,972,147 hands instead
    of 154,143,080.
 2. **The dealer without flushes, once per rank class.**  A dealer hand that cannot make a flush
    is set by its ranks, and from the 46 cards a player hand leaves there are
@@ -37,323 +37,34 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, NamedTuple
 
-from handsolver.models.cards import InputError
 from handsolver.models.paigow import (
     DEFAULT_RULES,
-    FIVE_ACES,
     JOKER,
-    NUM_HIGH_KEYS,
     NUM_LOW_KEYS,
     Rules,
-    key_order,
 )
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay
-from handsolver.models.poker import (
-    FLUSH,
-    FULL_HOUSE,
-    HIGH_CARD,
-    NUM_KEYS,
-    PAIR,
-    QUADS,
-    STRAIGHT,
-    STRAIGHT_FLUSH,
-    TRIPS,
-    TWO_PAIR,
-    category_index,
-    key_ranks,
+from handsolver.solver.paigow.flush_bins import FlushBins
+from handsolver.solver.paigow.game_tables import Setup, setup
+from handsolver.solver.paigow.hand_types import (
+    CATEGORIES,
+    COLUMNS,
+    FULL_DECK,
+    HAND_TYPES,
+    Deck,
+    binomials,
+    hand_type_category,
 )
-from handsolver.solver.paigow.keys import HIGH_POSITIONS, high_keys, pick, setting_keys
-from handsolver.solver.paigow.rank_tables import tables as house_tables
+from handsolver.solver.paigow.keys import pick, setting_keys
+from handsolver.solver.paigow.suits import suit_patterns
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
-
-    from handsolver.solver.paigow.keys import Tables
-
-RANK_SYMBOLS = "23456789TJQKA"
-MAX_DENOMINATOR = 10**9
-CATEGORIES = (
-    "five aces",
-    "royal flush",
-    "straight flush",
-    "four of a kind",
-    "full house",
-    "flush",
-    "straight",
-    "three of a kind",
-    "two pair",
-    "pair",
-    "high card",
-)
-"""The player's 7-card categories, best first, named as in the JSON output."""
-
-COLUMNS = ("hands", "hw_win", "hw_push", "hw_loss", "best_win", "best_push", "best_loss")
-
-
-def _type_names() -> tuple[str, ...]:
-    names = list(CATEGORIES[:8])
-    for high in range(12, -1, -1):
-        for low in range(high - 1, -1, -1):
-            names.append(f"two pair {RANK_SYMBOLS[high]}{RANK_SYMBOLS[low]}")
-    names += [f"pair {RANK_SYMBOLS[rank]}" for rank in range(12, -1, -1)]
-    names.append("high card")
-    return tuple(names)
-
-
-HAND_TYPES = _type_names()
-"""Rows of the table by hand type: the categories, two pair and pairs by their ranks."""
-
-
-def hand_type_category(name: str) -> str:
-    """The category of a hand-type row, e.g. ``'two pair'`` for ``'two pair KQ'``."""
-    for category in CATEGORIES:
-        if name.startswith(category):
-            return category
-    raise ValueError(name)
-
-
-@dataclass(frozen=True)
-class Deck:
-    """The deck: four suits of ``ranks`` (indices, 2 = 0 .. A = 12) and the joker.  The full
-    deck has all 13 ranks; tests use fewer, small enough for a brute force over every pair."""
-
-    ranks: tuple[int, ...] = tuple(range(13))
-
-    @property
-    def size(self) -> int:
-        return 4 * len(self.ranks) + 1
-
-    @property
-    def cards(self) -> tuple[int, ...]:
-        return tuple(r * 4 + s for r in self.ranks for s in range(4)) + (JOKER,)
-
-    @property
-    def pairs(self) -> int:
-        """Player/dealer pairs: C(n, 7) * C(n - 7, 7)."""
-        return math.comb(self.size, 7) * math.comb(self.size - 7, 7)
-
-    @property
-    def dealer_hands(self) -> int:
-        return math.comb(self.size - 7, 7)
-
-
-FULL_DECK = Deck()
-
-
-class Setup(NamedTuple):
-    """Everything a worker needs, built once per process (house way, rules, deck)."""
-
-    tables: Tables
-    deck_mask: int
-    player_classes: NDArray[np.int64]  # indices into tables.class_codes of the player's classes
-    class_counts: NDArray[np.int64]  # dealer class x 13 (columns contiguous)
-    base_ways: NDArray[np.int64]  # dealer class (by low, then high key) -> prod C(a_r, d_r)
-    base_counts: NDArray[np.int64]  # 13 x dealer class (same order): rank counts
-    base_joker: NDArray[np.bool_]
-    group_start: NDArray[np.int64]  # low key -> first dealer class with it (182 + 1)
-    below_high: NDArray[np.int64]  # low key x high key -> classes of the group with H < h
-    flush_mask: NDArray[np.int64]  # flush classes whose result differs from their rank class
-    flush_plain: int  # how many of them (the first) have no joker
-    flush_low_rank: NDArray[np.int64]  # the other cards' ranks, -1 for none
-    flush_high_rank: NDArray[np.int64]
-    flush_joker: NDArray[np.bool_]
-    flush_high: NDArray[np.int64]  # H, L of the flush result and of the rank-class result
-    flush_low: NDArray[np.int64]
-    class_high: NDArray[np.int64]
-    class_low: NDArray[np.int64]
-    foul: NDArray[np.bool_]  # high key x low key
-    hand_type: NDArray[np.int64]  # high key -> row of HAND_TYPES
-    commission: tuple[int, int]
-
-
-def setup(
-    way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES, deck: Deck = FULL_DECK
-) -> Setup:
-    """The tables for one game (cached per process)."""
-    commission = rules.commission
-    if commission.denominator > MAX_DENOMINATOR:
-        raise InputError(f"commission {commission}: its denominator must be at most 10**9")
-    return _setup(way, Rules(rules.wheel_second, rules.five_aces_top), deck, commission)
-
-
-@cache
-def _setup(way: HouseWay, rules: Rules, deck: Deck, commission: Fraction) -> Setup:
-    import numpy as np
-
-    t = house_tables(way, rules)
-    deck_mask = sum(1 << r for r in deck.ranks)
-    avail = np.array([4 if (deck_mask >> r) & 1 else 0 for r in range(13)], dtype=np.int64)
-    counts = t.class_counts
-    fits = (counts <= avail).all(axis=1)
-    player_classes = np.flatnonzero(fits)
-
-    choose_table = _choose_table()
-    high, low = t.class_bins // NUM_LOW_KEYS, t.class_bins % NUM_LOW_KEYS
-    order = np.lexsort((high, low))
-    ways = choose_table[avail[None, :], counts].prod(axis=1)[order]
-    low_sorted, high_sorted = low[order], high[order]
-    group_start = np.searchsorted(low_sorted, np.arange(NUM_LOW_KEYS + 1))
-    below = np.empty((NUM_LOW_KEYS, NUM_HIGH_KEYS + 1), dtype=np.int64)
-    for g in range(NUM_LOW_KEYS):
-        part = high_sorted[group_start[g] : group_start[g + 1]]
-        below[g] = np.searchsorted(part, np.arange(NUM_HIGH_KEYS + 1))
-
-    # Flush classes (suit 0): only those whose house-way result moves matter.
-    moved = t.flush_bins != t.flush_class_bins
-    in_deck = (t.flush_suited & ~deck_mask) == 0
-    in_deck &= (t.flush_counts <= (avail - 1).clip(0)).all(axis=1)
-    # Those without the joker first: a player holding it meets only those.
-    keep = np.flatnonzero(moved & in_deck)
-    keep = keep[np.argsort(t.flush_joker[keep], kind="stable")]
-    other = t.flush_counts[keep]
-    # The (at most two) other cards' ranks, lowest first, -1 where absent.
-    listed = np.full((len(keep), 2), -1, dtype=np.int64)
-    slot = np.zeros(len(keep), dtype=np.int64)
-    for r in range(13):
-        for _copy in range(2):
-            has = other[:, r] > _copy
-            listed[has, np.minimum(slot[has], 1)] = r
-            slot += has
-    fb, cb = t.flush_bins[keep], t.flush_class_bins[keep]
-
-    order_of = key_order(rules.wheel_second, rules.five_aces_top).poker_of
-    foul = _foul_table(order_of)
-    hand_type = np.array([_hand_type(p) for p in order_of], dtype=np.int64)
-    return Setup(
-        t,
-        deck_mask,
-        player_classes,
-        counts,
-        ways,
-        np.ascontiguousarray(counts[order].T),
-        t.class_joker[order],
-        group_start.astype(np.int64),
-        below,
-        t.flush_suited[keep],
-        int((~t.flush_joker[keep]).sum()),
-        listed[:, 0].copy(),
-        listed[:, 1].copy(),
-        t.flush_joker[keep],
-        fb // NUM_LOW_KEYS,
-        fb % NUM_LOW_KEYS,
-        cb // NUM_LOW_KEYS,
-        cb % NUM_LOW_KEYS,
-        foul,
-        hand_type,
-        (commission.numerator, commission.denominator),
-    )
-
-
-@cache
-def _choose_table() -> NDArray[np.int64]:
-    """C(n, k) for n and k in 0..7."""
-    import numpy as np
-
-    return np.array([[math.comb(n, k) for k in range(8)] for n in range(8)], dtype=np.int64)
-
-
-def _foul_table(poker_of: Sequence[int]) -> NDArray[np.bool_]:
-    """Whether low key ``l`` outranks high key ``h`` (the foul rule from the keys alone)."""
-    import numpy as np
-
-    kind = np.zeros(NUM_HIGH_KEYS, dtype=np.int64)  # 0 high card, 1 pair, 2 better
-    first = np.zeros(NUM_HIGH_KEYS, dtype=np.int64)
-    second = np.zeros(NUM_HIGH_KEYS, dtype=np.int64)
-    for key, poker in enumerate(poker_of):
-        if poker == FIVE_ACES or category_index(poker) > PAIR:
-            kind[key] = 2
-            continue
-        ranks = key_ranks(poker)
-        kind[key] = 0 if category_index(poker) == HIGH_CARD else 1
-        first[key], second[key] = ranks[0], ranks[1]
-    low = np.arange(NUM_LOW_KEYS)
-    low_pair = low >= 169
-    low_first = np.where(low_pair, low - 169, low // 13)
-    low_second = np.where(low_pair, low - 169, low % 13)
-    k, f, s = kind[:, None], first[:, None], second[:, None]
-    high_card_foul = low_pair[None, :] | (
-        (low_first[None, :] > f) | ((low_first[None, :] == f) & (low_second[None, :] > s))
-    )
-    pair_foul = low_pair[None, :] & (low_first[None, :] > f)
-    foul: NDArray[np.bool_] = np.where(k == 0, high_card_foul, np.where(k == 1, pair_foul, False))
-    return foul
-
-
-def _hand_type(poker: int) -> int:
-    """The row of :data:`HAND_TYPES` of the best five cards (its poker key)."""
-    if poker == FIVE_ACES:
-        return 0
-    category = category_index(poker)
-    if poker == NUM_KEYS - 1:
-        return 1
-    fixed = {
-        STRAIGHT_FLUSH: 2,
-        QUADS: 3,
-        FULL_HOUSE: 4,
-        FLUSH: 5,
-        STRAIGHT: 6,
-        TRIPS: 7,
-    }
-    if category in fixed:
-        return fixed[category]
-    ranks = key_ranks(poker)
-    if category == TWO_PAIR:
-        return HAND_TYPES.index(f"two pair {RANK_SYMBOLS[ranks[0]]}{RANK_SYMBOLS[ranks[2]]}")
-    if category == PAIR:
-        return HAND_TYPES.index(f"pair {RANK_SYMBOLS[ranks[0]]}")
-    return len(HAND_TYPES) - 1
-
-
-# --- player hands up to suit permutations ---------------------------------------------------
-
-
-@cache
-def suit_patterns(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """The ways to give suits to ranks held ``counts`` times each, up to a permutation of the
-    four suits: for each, the suit set (a 4-bit mask) of every rank, and how many hands it
-    stands for.
-
-    >>> masks, weights = suit_patterns((1, 1))
-    >>> masks, weights  # suited or not
-    (((1, 1), (1, 2)), (4, 12))
-    >>> sum(suit_patterns((2, 1, 1, 1, 1, 1))[1]) == math.comb(4, 2) * 4**5
-    True
-    """
-    found: list[tuple[tuple[int, ...], int]] = []
-
-    def extend(
-        index: int, blocks: tuple[tuple[int, ...], ...], masks: tuple[int, ...], weight: int
-    ) -> None:
-        if index == len(counts):
-            found.append((masks, weight))
-            return
-        for take in _takes(tuple(len(b) for b in blocks), counts[index]):
-            mask, new_blocks, ways = 0, [], weight
-            for block, n in zip(blocks, take, strict=True):
-                ways *= math.comb(len(block), n)
-                for suit in block[:n]:
-                    mask |= 1 << suit
-                new_blocks += [part for part in (block[:n], block[n:]) if part]
-            extend(index + 1, tuple(new_blocks), (*masks, mask), ways)
-
-    extend(0, ((0, 1, 2, 3),), (), 1)
-    return tuple(m for m, _ in found), tuple(w for _, w in found)
-
-
-def _takes(sizes: tuple[int, ...], total: int) -> list[tuple[int, ...]]:
-    """Every way to take ``total`` items from blocks of these sizes (counts per block)."""
-    if not sizes:
-        return [()] if total == 0 else []
-    return [
-        (n, *rest) for n in range(min(sizes[0], total) + 1) for rest in _takes(sizes[1:], total - n)
-    ]
 
 
 # --- one chunk of rank classes ---------------------------------------------------------------
@@ -528,7 +239,7 @@ def _class_values(
     x_index[legal] = where
     base_win, base_loss = _base_counts(s, player, joker, xs // NUM_LOW_KEYS, xs % NUM_LOW_KEYS)
 
-    flush = _FlushBins(s, support, player, joker)
+    flush = FlushBins(s, support, player, joker)
     n = len(high)
     needed = legal.copy()
     if prune:
@@ -562,7 +273,7 @@ def _base_counts(
     high key below and low key below each query, and at or above both."""
     import numpy as np
 
-    choose_table = _choose_table()
+    choose_table = binomials()
     ways = s.base_ways.copy()
     for r in np.flatnonzero(player):
         d = s.base_counts[r]
@@ -580,127 +291,6 @@ def _base_counts(
     win = np.where(groups < low[:, None], below, 0).sum(axis=1)
     loss = np.where(groups >= low[:, None], above, 0).sum(axis=1)
     return win, loss
-
-
-class _FlushBins:
-    """The flush corrections of one rank class, binned by what they depend on."""
-
-    def __init__(
-        self, s: Setup, support: tuple[int, ...], player: NDArray[np.int64], joker: bool
-    ) -> None:
-        import numpy as np
-
-        self.k = k = len(support)
-        index = slice(0, s.flush_plain if joker else len(s.flush_mask))
-        # The flush suit's ranks among the player's, as bits over the player's ranks.
-        every = np.arange(1 << 13)
-        within = np.zeros(1 << 13, dtype=np.int64)
-        for i, r in enumerate(support):
-            within |= ((every >> r) & 1) << i
-        y = within[s.flush_mask[index]]
-        lo, hi = s.flush_low_rank[index], s.flush_high_rank[index]
-        code_table, const_table, self.weights = _other_rank_tables(support, player)
-        bucket = code_table[lo + 1, hi + 1] * (1 << k) + y
-        self.bucket = bucket
-        self.const = const_table[lo + 1, hi + 1]
-        self.buckets = int(self.weights.shape[0]) << k
-        self.points = (
-            s.flush_high[index],
-            s.flush_low[index],
-            s.class_high[index],
-            s.class_low[index],
-        )
-
-    def moved_hands(self) -> NDArray[np.int64]:
-        """For each mask of ranks the player holds in a suit: the dealer hands flushing in that
-        suit whose result moves."""
-        import numpy as np
-
-        sums = np.bincount(self.bucket, weights=self.const, minlength=self.buckets)
-        return self._by_mask(np.rint(sums).astype(np.int64)[:, None])[:, 0]
-
-    def corrections(
-        self, high: NDArray[np.int64], low: NDArray[np.int64]
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """For each mask and query (h, l): the change in wins and in losses when the dealer's
-        flush hands in that suit move from their rank class's result to their own."""
-        import numpy as np
-
-        hs, hq = np.unique(high, return_inverse=True)
-        ls, lq = np.unique(low, return_inverse=True)
-        nh, nl = len(hs) + 1, len(ls) + 1
-        fh, fl, ch, cl = self.points
-        cells = self.buckets * nh * nl
-        # Where each key falls among the queries': how many query keys are at most it.
-        above_h = np.searchsorted(hs, np.arange(NUM_HIGH_KEYS), "right")
-        above_l = np.searchsorted(ls, np.arange(NUM_LOW_KEYS), "right")
-        cell_f = (self.bucket * nh + above_h[fh]) * nl + above_l[fl]
-        cell_c = (self.bucket * nh + above_h[ch]) * nl + above_l[cl]
-        grid = np.bincount(cell_f, weights=self.const, minlength=cells) - np.bincount(
-            cell_c, weights=self.const, minlength=cells
-        )
-        # Whole numbers far below 2**53: exact in float64.
-        grid = np.rint(grid).astype(np.int64).reshape(self.buckets, nh, nl)
-        prefix = grid.cumsum(axis=1).cumsum(axis=2)
-        win = prefix[:, hq, lq]
-        loss = prefix[:, -1, -1][:, None] - prefix[:, hq, -1] - prefix[:, -1, lq] + win
-        return self._by_mask(win), self._by_mask(loss)
-
-    def _by_mask(self, values: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Bucketed sums (code, Y) x Q -> per player mask m: sum over codes of the code's weight
-        for m times the sum over Y disjoint from m."""
-        import numpy as np
-
-        k = self.k
-        z = values.reshape(-1, 1 << k, values.shape[-1]).copy()
-        for bit in range(k):
-            step = 1 << bit
-            view = z.reshape(z.shape[0], -1, 2 * step, z.shape[-1])
-            view[:, :, step:, :] += view[:, :, :step, :]
-        full = (1 << k) - 1
-        complement = full ^ np.arange(1 << k)
-        result: NDArray[np.int64] = np.einsum("cm,cmq->mq", self.weights, z[:, complement, :])
-        return result
-
-
-def _other_rank_tables(
-    support: tuple[int, ...], player: NDArray[np.int64]
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """How a flush class's other cards (ranks lo <= hi, -1 absent) weigh for this rank class:
-    a code for the part among the player's ranks, a constant factor for the rest, and for each
-    code and player mask m (ranks held in the flush suit) the factor of the part among them."""
-    import numpy as np
-
-    k = len(support)
-    place = {r: i for i, r in enumerate(support)}
-    codes: dict[tuple[int, ...], int] = {(): 0}
-    code_table = np.zeros((14, 14), dtype=np.int64)
-    const_table = np.zeros((14, 14), dtype=np.int64)
-    for lo in range(-1, 13):
-        for hi in range(-1, 13):
-            if (lo < 0 <= hi) or 0 <= hi < lo:
-                continue  # one other card is (rank, -1); two are lowest first
-            cards = [r for r in (lo, hi) if r >= 0]
-            inside = tuple(place[r] for r in cards if r in place)
-            outside = [r for r in cards if r not in place]
-            const = (
-                math.comb(3, len(outside))
-                if len(set(outside)) == 1 and len(outside) == 2
-                else 3 ** len(outside)
-            )
-            codes.setdefault(inside, len(codes))
-            code_table[lo + 1, hi + 1] = codes[inside]
-            const_table[lo + 1, hi + 1] = const
-    weights = np.zeros((len(codes), 1 << k), dtype=np.int64)
-    left = [3 - int(player[r]) for r in support]  # the player's ranks left in the other suits
-    for inside, code in codes.items():
-        for m in range(1 << k):
-            value = 1
-            for i in set(inside):
-                n = left[i] + ((m >> i) & 1)
-                value *= math.comb(n, inside.count(i)) if n >= 0 else 0
-            weights[code, m] = value
-    return code_table, const_table, weights
 
 
 # --- the whole game --------------------------------------------------------------------------
@@ -796,69 +386,3 @@ def rank_pattern_count() -> int:
         if all(r[i] != r[i + 4] for i in range(2))
     )
     return plain + joker
-
-
-def frequencies(rules: Rules = DEFAULT_RULES, deck: Deck = FULL_DECK) -> dict[str, int]:
-    """How many 7-card hands of the deck fall in each category (the best five cards, the
-    joker as in the high hand), counted by rank class and flush class, not hand by hand.
-
-    A hand that cannot make a flush has its rank class's category; the hands that can (one
-    flush suit each) are moved from their rank class's category to their flush class's.
-    """
-    import numpy as np
-
-    t = house_tables(TRUMP_PLAZA, rules)
-    poker_of = np.array(key_order(rules.wheel_second, rules.five_aces_top).poker_of)
-    type_of_key = np.array([_category_row(int(p)) for p in poker_of], dtype=np.int64)
-    deck_mask = sum(1 << r for r in deck.ranks)
-    avail = np.array([4 if (deck_mask >> r) & 1 else 0 for r in range(13)], dtype=np.int64)
-    table = _choose_table()
-    counts = np.zeros(len(CATEGORIES), dtype=np.int64)
-
-    reps = np.array(
-        [
-            sorted([r * 4 + i % 4 for i, r in enumerate(np.repeat(np.arange(13), row))])
-            + [JOKER] * int(j)
-            for row, j in zip(t.class_counts, t.class_joker, strict=True)
-        ],
-        dtype=np.int64,
-    )
-    class_type = type_of_key[_best_high(t, reps)]
-    np.add.at(counts, class_type, table[avail[None, :], t.class_counts].prod(axis=1))
-
-    other = t.flush_counts
-    cards = []
-    for mask, row, j in zip(t.flush_suited.tolist(), other.tolist(), t.flush_joker, strict=True):
-        hand = [r * 4 for r in range(13) if (mask >> r) & 1]
-        hand += [r * 4 + 1 + c for r in range(13) for c in range(row[r])]
-        cards.append(sorted(hand) + [JOKER] * int(j))
-    flush_reps = np.array(cards, dtype=np.int64)
-    in_deck = ((t.flush_suited & ~deck_mask) == 0) & (other <= (avail - 1).clip(0)).all(axis=1)
-    ways = 4 * table[(avail - 1).clip(0)[None, :], other].prod(axis=1) * in_deck
-    flush_type = type_of_key[_best_high(t, flush_reps)]
-    rank_class = np.searchsorted(t.class_codes, _rank_codes(flush_reps))
-    np.add.at(counts, flush_type, ways)
-    np.subtract.at(counts, class_type[rank_class], ways)
-    return {name: int(n) for name, n in zip(CATEGORIES, counts, strict=True)}
-
-
-def _rank_codes(hands: NDArray[np.int64]) -> NDArray[np.int64]:
-    from handsolver.solver.paigow.keys import rank_codes
-
-    return rank_codes(hands)
-
-
-def _best_high(t: Tables, hands: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The strongest high key among the 21 five-card parts of each sorted row."""
-    import numpy as np
-
-    best = np.zeros(len(hands), dtype=np.int64)
-    for cols in HIGH_POSITIONS:
-        best = np.maximum(best, high_keys(t, hands[:, list(cols)]))
-    return best
-
-
-def _category_row(poker: int) -> int:
-    """The index in :data:`CATEGORIES` of a poker key (royal flush apart)."""
-    row = _hand_type(poker)
-    return CATEGORIES.index(hand_type_category(HAND_TYPES[row]))

@@ -21,16 +21,13 @@ from handsolver.models.paigow import DEFAULT_RULES, Rules
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay
 from handsolver.solver.batch import run_batch
 from handsolver.solver.paigow.game import (
-    COLUMNS,
-    FULL_DECK,
-    HAND_TYPES,
-    Deck,
     GameJob,
     GameResult,
     chunk_counts,
     combine,
     game_jobs,
 )
+from handsolver.solver.paigow.hand_types import COLUMNS, FULL_DECK, HAND_TYPES, Deck
 
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
 

@@ -25,14 +25,10 @@ from handsolver.models.paigow import (
 from handsolver.models.paigow_houseway import DEALER_GUIDE, FOXWOODS, TRUMP_PLAZA, HouseWay
 from handsolver.models.poker import NUM_KEYS
 from handsolver.solver.paigow import house_way_arrays, setting_values
-from handsolver.solver.paigow.game import (
-    CATEGORIES,
-    Deck,
-    hand_results,
-    setup,
-    suit_patterns,
-    whole_game,
-)
+from handsolver.solver.paigow.game import hand_results, whole_game
+from handsolver.solver.paigow.game_tables import setup
+from handsolver.solver.paigow.hand_types import CATEGORIES, Deck, frequencies
+from handsolver.solver.paigow.suits import suit_patterns
 
 FIVE_RULES = [Rules(), Rules(wheel_second=False, five_aces_top=False, commission=Fraction(0))]
 
@@ -187,8 +183,6 @@ def test_per_hand_counts_equal_settings(seed: int) -> None:
 
 def test_published_seven_card_frequencies() -> None:
     """Out of C(53,7) = 154,143,080 hands with the joker (the published table)."""
-    from handsolver.solver.paigow.game import frequencies
-
     got = frequencies()
     assert sum(got.values()) == 154_143_080
     assert got["five aces"] == 1_128
