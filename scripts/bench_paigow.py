@@ -51,6 +51,9 @@ def main() -> None:
         ),
         repeats,
     )
+    import os
+    import shutil
+
     from handsolver.models.paigow import house_way, parse_hand
     from handsolver.solver.paigow import (
         dealer_histogram,
@@ -60,10 +63,16 @@ def main() -> None:
         tables,
         values_against,
     )
-    from handsolver.solver.paigow.rank_tables import _tables
+    from handsolver.solver.paigow.rank_tables import _tables, _way_tables
+
+    empty_cache = tempfile.mkdtemp()
+    os.environ["HANDSOLVER_CACHE_DIR"] = empty_cache
 
     def build() -> object:
+        # From scratch: no tables in memory, none on disk.
         _tables.cache_clear()
+        _way_tables.cache_clear()
+        shutil.rmtree(empty_cache, ignore_errors=True)
         return tables()
 
     build_time, t = median_time(build, repeats)
