@@ -20,7 +20,6 @@ from handsolver.solver.commands.errors import fail, user_errors
 from handsolver.solver.commands.inputs import CARDS, card_texts, hand_source, source_name
 from handsolver.solver.commands.options import (
     JsonOption,
-    OutOption,
     PlotOption,
     SchedulerOption,
     SeedOption,
@@ -69,7 +68,7 @@ CommissionOption = Annotated[
 ]
 
 
-def _rules(wheel: Wheel, five_aces: FiveAces, commission: str) -> Rules:
+def rules_from(wheel: Wheel, five_aces: FiveAces, commission: str) -> Rules:
     from handsolver.models.numbers import parse_fraction
     from handsolver.models.paigow import Rules
 
@@ -77,7 +76,7 @@ def _rules(wheel: Wheel, five_aces: FiveAces, commission: str) -> Rules:
     return Rules(wheel is Wheel.second, five_aces is FiveAces.top, rate)
 
 
-def _way(name: str) -> HouseWay:
+def way_from(name: str) -> HouseWay:
     from handsolver.models.paigow_houseway import house_way_named
 
     return house_way_named(name)
@@ -205,8 +204,8 @@ def house_way_command(
     from handsolver.solver.batch import run_batch
 
     with user_errors():
-        house = _way(way)
-        rules = _rules(wheel, five_aces, "0.05")
+        house = way_from(way)
+        rules = rules_from(wheel, five_aces, "0.05")
         batch = hand_source(hand, files=True) != CARDS
         if batch:
             cards, tokens = _parse_batch(_read_lines(hand))
@@ -339,8 +338,8 @@ def settings_command(
     if vs_dealer is not None and vs_setting is not None:
         fail("give --vs-dealer or --vs-setting, not both")
     with user_errors():
-        house = _way(way)
-        rules = _rules(wheel, five_aces, commission)
+        house = way_from(way)
+        rules = rules_from(wheel, five_aces, commission)
         parsed = parse_hand(" ".join(card_texts([hand])))
         if vs_dealer is not None:
             dealer = parse_hand(vs_dealer, what="dealer hand")
@@ -466,8 +465,8 @@ def study_command(
             yield row
 
     with user_errors():
-        house = _way(way)
-        rules = _rules(wheel, five_aces, commission)
+        house = way_from(way)
+        rules = rules_from(wheel, five_aces, commission)
         if hand_file is not None:
             cards = [h.cards for h in _parse_lines(_read_lines(str(hand_file)))]
             if not cards:
@@ -526,225 +525,8 @@ def study_command(
         )
 
 
-# --- game -------------------------------------------------------------------------------------
-
-
-def _deck(text: str | None) -> Any:
-    from handsolver.models.cards import RANKS
-    from handsolver.solver.paigow.hand_types import FULL_DECK, Deck
-
-    if text is None:
-        return FULL_DECK
-    ranks = set()
-    for symbol in text.upper().replace("10", "T"):
-        if symbol not in RANKS:
-            raise InputError(f"--deck: unknown rank {symbol!r} (ranks are 2-9, T, J, Q, K, A)")
-        ranks.add(RANKS.index(symbol))
-    if 4 * len(ranks) + 1 < 14:
-        raise InputError(f"--deck {text!r}: needs at least 4 ranks (14 cards for two hands)")
-    return Deck(tuple(sorted(ranks)))
-
-
-def _ratio(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
-def _outcome_json(outcome: Any, total: int) -> dict[str, Any]:
-    return {
-        "win": outcome.win,
-        "push": outcome.push,
-        "loss": outcome.loss,
-        "ev": _ratio(outcome.ev),
-        "ev_float": round(float(outcome.ev), 9),
-        "house_edge": _ratio(-outcome.ev),
-    }
-
-
-def _game_json(result: Any) -> dict[str, Any]:
-    from handsolver.models.cards import RANKS
-    from handsolver.solver.paigow.game import outcome
-    from handsolver.solver.paigow.hand_types import hand_type_category
-
-    rules = result.rules
-    per_hand = result.deck.dealer_hands
-    types = []
-    for name, row in result.rows.items():
-        if row[0] == 0:
-            continue
-        house = outcome(row[1], row[2], row[3], rules.commission)
-        best = outcome(row[4], row[5], row[6], rules.commission)
-        types.append(
-            {
-                "type": name,
-                "category": hand_type_category(name),
-                "hands": row[0],
-                "house_way": _outcome_json(house, row[0] * per_hand),
-                "best": _outcome_json(best, row[0] * per_hand),
-                "gain": _ratio(best.ev - house.ev),
-            }
-        )
-    return {
-        "way": result.way,
-        "rules": {
-            "wheel": "second" if rules.wheel_second else "low",
-            "five_aces": "top" if rules.five_aces_top else "below",
-            "commission": _ratio(rules.commission),
-            "copies": "dealer",
-        },
-        "deck": "".join(RANKS[r] for r in result.deck.ranks) + "+JK",
-        "pairs": result.pairs,
-        "dealer_hands_per_hand": per_hand,
-        "house_way": _outcome_json(result.house_way, result.pairs),
-        "best": _outcome_json(result.best, result.pairs),
-        "gain": _ratio(result.best.ev - result.house_way.ev),
-        "frequencies": result.frequencies,
-        "hand_types": types,
-    }
-
-
-def _game_text(result: Any) -> str:
-    import io
-
-    from rich.console import Console
-
-    from handsolver.solver.paigow.game import outcome
-
-    data = _game_json(result)
-    buffer = io.StringIO()
-    console = Console(file=buffer, width=110, force_terminal=False, color_system=None)
-    from rich.table import Table
-
-    rules = data["rules"]
-    buffer.write(
-        f"Pai Gow, whole game: house way {result.way}; wheel {rules['wheel']}, five aces"
-        f" {rules['five_aces']}, commission {rules['commission']}, copies to the dealer\n"
-        f"deck {data['deck']}: {result.pairs:,} player/dealer pairs\n"
-    )
-    table = Table("player sets by", "wins", "pushes", "losses", "EV %", "house edge %")
-    for label, item in (("house way", result.house_way), ("best EV", result.best)):
-        table.add_row(
-            label,
-            f"{item.win:,}",
-            f"{item.push:,}",
-            f"{item.loss:,}",
-            f"{float(item.ev) * 100:+.6f}",
-            f"{float(-item.ev) * 100:.6f}",
-        )
-    console.print(table)
-    gain = result.best.ev - result.house_way.ev
-    console.print(f"best play gains {float(gain) * 100:.6f}% of the bet ({_ratio(gain)})")
-    per_hand = result.deck.dealer_hands
-    types = Table(
-        "player's hand",
-        "hands",
-        "house way EV %",
-        "best EV %",
-        "gain %",
-        "hw win/push/loss %",
-        title="by the player's hand (best five of seven)",
-    )
-    for name, row in result.rows.items():
-        if row[0] == 0:
-            continue
-        house = outcome(row[1], row[2], row[3], result.rules.commission)
-        best = outcome(row[4], row[5], row[6], result.rules.commission)
-        pairs = row[0] * per_hand
-        types.add_row(
-            name,
-            f"{row[0]:,}",
-            f"{float(house.ev) * 100:+.4f}",
-            f"{float(best.ev) * 100:+.4f}",
-            f"{float(best.ev - house.ev) * 100:.4f}",
-            "/".join(f"{100 * v / pairs:.2f}" for v in row[1:4]),
-        )
-    console.print(types)
-    frequencies = Table("category", "hands", "share %", title="7-card frequencies")
-    total = sum(data["frequencies"].values())
-    for name, count in data["frequencies"].items():
-        frequencies.add_row(name, f"{count:,}", f"{100 * count / total:.5f}")
-    console.print(frequencies)
-    return buffer.getvalue()
-
-
-@paigow_app.command("game")
-def game_command(
-    way: WayOption = "trump-plaza",
-    wheel: WheelOption = Wheel.second,
-    five_aces: FiveAcesOption = FiveAces.top,
-    commission: CommissionOption = "0.05",
-    deck: Annotated[
-        str | None,
-        typer.Option(
-            "--deck",
-            metavar="RANKS",
-            help="Play with these ranks only (and the joker), e.g. TJQKA: a small game.",
-        ),
-    ] = None,
-    json_output: JsonOption = False,
-    out: OutOption = None,
-    workers: WorkersOption = 1,
-    scheduler: SchedulerOption = None,
-    checkpoint: Annotated[
-        Path | None,
-        typer.Option(
-            "--checkpoint",
-            metavar="FILE",
-            help="Save finished chunks here (default: in the user's cache directory).",
-        ),
-    ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue from the checkpoint of an earlier run.")
-    ] = False,
-) -> None:
-    """The whole game exactly: every player hand against every dealer hand.
-
-    Counts wins, pushes and losses over all C(53,7) x C(46,7) = 8,250,459,031,214,400 pairs, for
-    the player setting by the house way and for the player setting every hand to its best EV,
-    both against a dealer who sets by the house way; by the player's hand type too.  Minutes
-    of work: a progress bar, checkpoints (--resume continues), --workers or --scheduler.
-
-    Example: handsolver paigow game --way foxwoods --workers 2
-    """
-    from handsolver.solver.paigow.game_run import default_checkpoint, run_game
-
-    with user_errors():
-        house = _way(way)
-        rules = _rules(wheel, five_aces, commission)
-        game_deck = _deck(deck)
-        path = checkpoint if checkpoint is not None else default_checkpoint(house, rules, game_deck)
-        if resume and (path is None or not path.exists()):
-            raise InputError("--resume: no checkpoint of this game to resume from")
-        try:
-            result = run_game(
-                house,
-                rules,
-                game_deck,
-                workers=workers,
-                scheduler=scheduler,
-                checkpoint=path,
-                resume=resume,
-                progress=lambda items, total: progress(items, total, "counting the whole game"),
-            )
-        except KeyboardInterrupt:
-            from handsolver.solver.commands.errors import Interrupted
-
-            hint = " (resume with --resume)" if path is not None else ""
-            raise Interrupted(f"interrupted{hint}") from None
-    if json_output:
-        import json
-
-        text = json.dumps(_game_json(result), indent=2) + "\n"
-    else:
-        text = _game_text(result)
-    if out is not None:
-        from handsolver.solver.commands.output import write_atomic
-
-        with user_errors():
-            write_atomic(out, text)
-    else:
-        typer.echo(text, nl=False)
-
-
 def register(app: typer.Typer) -> None:
     """Add ``handsolver paigow ...``."""
+    from handsolver.solver.commands import paigow_game  # noqa: F401  (adds ``paigow game``)
+
     app.add_typer(paigow_app, name="paigow")

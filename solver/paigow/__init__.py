@@ -2,8 +2,11 @@
 against the house way over all C(46,7) dealer hands.
 
 One module an idea: :mod:`.keys` (settings keyed and chosen in numpy), :mod:`.rank_tables` (the
-tables built once per house way and rules), :mod:`.house_ways` (the house way for many hands),
-:mod:`.values` (the exact count) and :mod:`.studies` (Monte Carlo and house-way studies).
+tables built once per house way and rules), :mod:`.cache` (those tables on disk),
+:mod:`.house_ways` (the house way for many hands), :mod:`.values` (the exact count),
+:mod:`.studies` (Monte Carlo and house-way studies), and the whole game: :mod:`.game` (the
+algorithm), :mod:`.hand_types` (decks, hand types, 7-card frequencies), :mod:`.game_tables`,
+:mod:`.suits`, :mod:`.flush_bins` and :mod:`.game_run` (chunks, workers, checkpoints).
 
 **The house way in numpy.**  A hand's plan (:func:`~handsolver.models.paigow_houseway.plan_of`)
 depends only on its rank counts, so it is computed once per rank class: 67,600 classes of seven
