@@ -30,6 +30,7 @@ from handsolver.solver.paigow.hand_types import (
     binomials,
     hand_type,
 )
+from handsolver.solver.paigow.rank_tables import other_ways
 from handsolver.solver.paigow.rank_tables import tables as house_tables
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def _setup(way: HouseWay, rules: Rules, deck: Deck, commission: Fraction) -> Set
     t = house_tables(way, rules)
     deck_mask = sum(1 << r for r in deck.ranks)
     avail = np.array([4 if (deck_mask >> r) & 1 else 0 for r in range(13)], dtype=np.int64)
-    counts = t.class_counts
+    counts = t.class_counts.astype(np.int64)
     fits = (counts <= avail).all(axis=1)
     player_classes = np.flatnonzero(fits)
 
@@ -102,19 +103,11 @@ def _setup(way: HouseWay, rules: Rules, deck: Deck, commission: Fraction) -> Set
     # Flush classes (suit 0): only those whose house-way result moves matter.
     moved = t.flush_bins != t.flush_class_bins
     in_deck = (t.flush_suited & ~deck_mask) == 0
-    in_deck &= (t.flush_counts <= (avail - 1).clip(0)).all(axis=1)
+    in_deck &= other_ways(t, (avail - 1).clip(0)) > 0
     # Those without the joker first: a player holding it meets only those.
     keep = np.flatnonzero(moved & in_deck)
     keep = keep[np.argsort(t.flush_joker[keep], kind="stable")]
-    other = t.flush_counts[keep]
-    # The (at most two) other cards' ranks, lowest first, -1 where absent.
-    listed = np.full((len(keep), 2), -1, dtype=np.int64)
-    slot = np.zeros(len(keep), dtype=np.int64)
-    for r in range(13):
-        for _copy in range(2):
-            has = other[:, r] > _copy
-            listed[has, np.minimum(slot[has], 1)] = r
-            slot += has
+    listed = t.flush_others[keep].astype(np.int64)
     fb, cb = t.flush_bins[keep], t.flush_class_bins[keep]
 
     order_of = key_order(rules.wheel_second, rules.five_aces_top).poker_of

@@ -30,6 +30,7 @@ from handsolver.models.poker import (
     key_ranks,
 )
 from handsolver.solver.paigow.keys import HIGH_POSITIONS, high_keys
+from handsolver.solver.paigow.rank_tables import other_ways
 from handsolver.solver.paigow.rank_tables import tables as house_tables
 
 if TYPE_CHECKING:
@@ -168,15 +169,17 @@ def frequencies(rules: Rules = DEFAULT_RULES, deck: Deck = FULL_DECK) -> dict[st
     class_type = type_of_key[_best_high(t, reps)]
     np.add.at(counts, class_type, table[avail[None, :], t.class_counts].prod(axis=1))
 
-    other = t.flush_counts
     cards = []
-    for mask, row, j in zip(t.flush_suited.tolist(), other.tolist(), t.flush_joker, strict=True):
+    for mask, row, j in zip(
+        t.flush_suited.tolist(), t.flush_others.tolist(), t.flush_joker, strict=True
+    ):
         hand = [r * 4 for r in range(13) if (mask >> r) & 1]
-        hand += [r * 4 + 1 + c for r in range(13) for c in range(row[r])]
+        others = [r for r in row if r >= 0]
+        hand += [r * 4 + 1 + others[:i].count(r) for i, r in enumerate(others)]
         cards.append(sorted(hand) + [JOKER] * int(j))
     flush_reps = np.array(cards, dtype=np.int64)
-    in_deck = ((t.flush_suited & ~deck_mask) == 0) & (other <= (avail - 1).clip(0)).all(axis=1)
-    ways = 4 * table[(avail - 1).clip(0)[None, :], other].prod(axis=1) * in_deck
+    in_deck = (t.flush_suited & ~deck_mask) == 0
+    ways = 4 * other_ways(t, (avail - 1).clip(0)) * in_deck
     flush_type = type_of_key[_best_high(t, flush_reps)]
     rank_class = np.searchsorted(t.class_codes, _rank_codes(flush_reps))
     np.add.at(counts, flush_type, ways)

@@ -35,15 +35,18 @@ class Tables(NamedTuple):
     category: NDArray[np.int8]  # high key -> category (9: five aces)
     joker_codes: NDArray[np.int64]  # sorted rank codes of four real cards
     joker_keys: NDArray[np.int32]  # [unsuited, suited] x joker_codes -> high key
+    five_codes: NDArray[np.int64]  # sorted rank codes of five real cards
+    five_keys: NDArray[np.int32]  # five_codes -> high key when not a flush
+    flush_keys: NDArray[np.int32]  # 13-bit mask of five ranks -> high key of that flush
     class_codes: NDArray[np.int64]  # sorted rank-class codes of seven cards
-    class_counts: NDArray[np.int64]  # class -> 13 rank counts (real cards)
+    class_counts: NDArray[np.int8]  # class -> 13 rank counts (real cards)
     class_joker: NDArray[np.bool_]
     class_target: NDArray[np.int32]  # class -> the plan's low key
     class_straight: NDArray[np.bool_]  # class -> plan plays a straight/flush when it can
     class_unless: NDArray[np.bool_]  # class -> ... only when it leaves a low at least the plan's
     class_bins: NDArray[np.int64]  # class -> H * NUM_LOW_KEYS + L without a flush
     flush_suited: NDArray[np.int64]  # flush class -> 13-bit mask of the flush suit's ranks
-    flush_counts: NDArray[np.int64]  # flush class -> rank counts of the other real cards
+    flush_others: NDArray[np.int8]  # flush class -> its other cards' ranks (2, -1 absent)
     flush_joker: NDArray[np.bool_]
     flush_bins: NDArray[np.int64]  # flush class -> its (H, L) bin
     flush_class_bins: NDArray[np.int64]  # flush class -> its rank class's bin
@@ -63,13 +66,18 @@ def high_keys(t: Tables, five: NDArray[np.int64]) -> NDArray[np.int32]:
     """The high key of every row of five cards, sorted, the joker (52) last."""
     import numpy as np
 
-    from handsolver.models.poker_batch import rank_hands
-
     out = np.empty(len(five), dtype=np.int32)
     joker = five[:, 4] == JOKER
     plain = ~joker
     if plain.any():
-        out[plain] = t.pai_gow_of[rank_hands(five[plain])]
+        cards = five[plain]
+        keys = t.five_keys[np.searchsorted(t.five_codes, rank_codes(cards))]
+        suits = cards & 3
+        suited = (suits == suits[:, :1]).all(axis=1)
+        if suited.any():
+            masks = (np.int64(1) << (cards[suited] >> 2)).sum(axis=1)
+            keys[suited] = t.flush_keys[masks]
+        out[plain] = keys
     if joker.any():
         real = five[joker, :4]
         suits = real & 3

@@ -21,7 +21,7 @@ from handsolver.models.paigow import (
     low_key_of_ranks,
 )
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay, plan_of
-from handsolver.models.poker import category_index
+from handsolver.models.poker import category_index, poker_key
 from handsolver.solver.paigow.keys import Tables, choose, rank_codes
 
 if TYPE_CHECKING:
@@ -38,15 +38,32 @@ def tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
 
 @cache
 def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
-    from handsolver.solver.paigow.cache import cached_arrays, stable
+    from handsolver.solver.paigow.cache import cached_arrays
 
-    key = {"way": stable(way), "wheel_second": wheel_second, "five_aces_top": five_aces_top}
+    key = _cache_key(way, wheel_second, five_aces_top)
     arrays = cached_arrays(
         "paigow-tables",
         key,
         lambda: build_tables(way, wheel_second, five_aces_top)._asdict(),
     )
     return Tables(**arrays)
+
+
+TABLES_FORMAT = 2
+"""Bumped whenever what the tables hold changes, so older files on disk are not read."""
+
+
+def _cache_key(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> dict[str, object]:
+    """What cached tables are built from: the house way, the rules, the format and fields."""
+    from handsolver.solver.paigow.cache import stable
+
+    return {
+        "way": stable(way),
+        "wheel_second": wheel_second,
+        "five_aces_top": five_aces_top,
+        "format": TABLES_FORMAT,
+        "fields": list(Tables._fields),
+    }
 
 
 def way_tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tables:
@@ -57,9 +74,9 @@ def way_tables(way: HouseWay = TRUMP_PLAZA, rules: Rules = DEFAULT_RULES) -> Tab
 
 @cache
 def _way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
-    from handsolver.solver.paigow.cache import cached_arrays, stable
+    from handsolver.solver.paigow.cache import cached_arrays
 
-    key = {"way": stable(way), "wheel_second": wheel_second, "five_aces_top": five_aces_top}
+    key = _cache_key(way, wheel_second, five_aces_top)
     arrays = cached_arrays(
         "paigow-way-tables",
         key,
@@ -116,6 +133,18 @@ def build_way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> 
         ],
         dtype=np.int32,
     )[:, by_code]
+    # Five real cards: by rank class when not suited, by rank set when suited.
+    fives = [r for r in combinations_with_replacement(range(13), 5) if _fits(r, 4)]
+    five_reps = _class_reps([(r, False) for r in fives])
+    five_codes = rank_codes(five_reps)
+    by_five = np.argsort(five_codes)
+    five_keys = np.array(
+        [order.pai_gow_of[poker_key(row)] for row in five_reps.tolist()], dtype=np.int32
+    )[by_five]
+    flush_keys = np.zeros(1 << 13, dtype=np.int32)
+    for ranks in combinations(range(13), 5):
+        flush_keys[sum(1 << r for r in ranks)] = order.pai_gow_of[poker_key([r * 4 for r in ranks])]
+
     # Rank classes, plans from the house way.
     classes = _rank_classes()
     reps = _class_reps(classes)
@@ -130,6 +159,9 @@ def build_way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> 
         category=category,
         joker_codes=joker_codes[by_code],
         joker_keys=joker_keys,
+        five_codes=five_codes[by_five],
+        five_keys=five_keys,
+        flush_keys=flush_keys,
         class_codes=codes[by_class],
         class_target=target[by_class],
         class_straight=straight[by_class],
@@ -161,7 +193,7 @@ def build_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tabl
         for rank in ranks:
             counts[index, rank] += 1
     partial = partial._replace(
-        class_counts=counts[by_class],
+        class_counts=counts[by_class].astype(np.int8),
         class_joker=np.array([j for _, j in classes], dtype=bool)[by_class],
         class_bins=high.astype(np.int64) * NUM_LOW_KEYS + low,
     )
@@ -178,7 +210,8 @@ def build_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tabl
                 [[r * 4 + 1 + o[:i].count(r) for i, r in enumerate(o)] for o in others],
                 dtype=np.int64,
             ).reshape(len(others), rest)
-            counts = np.array([[o.count(r) for r in range(13)] for o in others], dtype=np.int64)
+            # The other cards' ranks, lowest first, -1 where absent (at most two).
+            counts = np.array([[*o, -1, -1][:2] for o in others], dtype=np.int8)
             reps = np.concatenate(
                 [
                     np.repeat(suited * 4, len(others), axis=0),
@@ -197,7 +230,7 @@ def build_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tabl
     flush_class = np.searchsorted(partial.class_codes, rank_codes(flush_reps))
     return partial._replace(
         flush_suited=suited_masks,
-        flush_counts=other_counts,
+        flush_others=other_counts,
         flush_joker=jokers.astype(bool),
         flush_bins=high.astype(np.int64) * NUM_LOW_KEYS + low,
         flush_class_bins=partial.class_bins[flush_class],
@@ -213,3 +246,17 @@ def _pattern(ranks: Sequence[int], joker: bool) -> tuple[int, ...]:
     counts = [ranks.count(r) for r in range(13)]
     counts[12] += joker
     return tuple(counts)
+
+
+def other_ways(t: Tables, left: NDArray[np.int64]) -> NDArray[np.int64]:
+    """For every flush class, how many ways its other cards (off the flush suit) can be
+    picked when ``left[r]`` cards of rank ``r`` are left in the other suits."""
+    import numpy as np
+
+    ways = np.append(left, 1)  # rank -1 (no card) counts once
+    low, high = t.flush_others[:, 0].astype(np.intp), t.flush_others[:, 1].astype(np.intp)
+    pair = (low == high) & (low >= 0)
+    result: NDArray[np.int64] = np.where(
+        pair, ways[low] * (ways[low] - 1) // 2, ways[low] * ways[high]
+    )
+    return result

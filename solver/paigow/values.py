@@ -24,7 +24,7 @@ from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay
 from handsolver.models.split import Setting
 from handsolver.solver.paigow.house_ways import house_way_batch
 from handsolver.solver.paigow.keys import Tables
-from handsolver.solver.paigow.rank_tables import tables
+from handsolver.solver.paigow.rank_tables import other_ways, tables
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,7 +49,7 @@ def dealer_histogram(t: Tables, left: Iterable[Card]) -> NDArray[np.int64]:
     for suit in range(4):
         suit_mask = int((by_suit[suit] << np.arange(13)).sum())
         holds = (t.flush_suited & ~suit_mask) == 0
-        others = choose_table[per_rank - by_suit[suit], t.flush_counts].prod(axis=1)
+        others = other_ways(t, per_rank - by_suit[suit])
         flush_ways += np.where(holds, others, 0)
     flush_ways = np.where(t.flush_joker, flush_ways * joker, flush_ways)
 
