@@ -299,3 +299,19 @@ def test_read_only_cache_only_costs_speed(tmp_path: Path, monkeypatch: pytest.Mo
         assert list(got["a"]) == [0, 1, 2]
     finally:
         folder.chmod(0o700)
+
+
+def test_game_on_a_dask_cluster_gives_the_same_counts(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as local:
+        env = {"HANDSOLVER_CACHE_DIR": str(tmp_path)}
+        remote = _game_json(["--deck", "JQKA", "--scheduler", local.scheduler_address], env)
+    here = _game_json(["--deck", "JQKA"], env)
+    assert remote == here
