@@ -431,13 +431,18 @@ def house_way(
     target = low_key_of_ranks(*plan.low)
     use_straight = plan.straight_flush and bool(straights)
     if use_straight:
-        best = max(straights, key=lambda item: (item[1], item[0]))
+        best = max(straights, key=lambda item: (_low_rank_order(item[1], plan.by_cards), item[0]))
         use_straight = not plan.unless_lower or best[1] >= target
     if not use_straight:
         best = max((item for item in scored if item[1] == target), key=lambda item: item[0])
     h, lo, high, low = best
     in_order = (tuple(c for c in hand if c in high), tuple(c for c in hand if c in low))
     return HouseWaySetting(*in_order, h, lo, plan.pattern, use_straight)
+
+
+def _low_rank_order(key: int, by_cards: bool) -> int:
+    """A low key in the low-hand order, or (``by_cards``) by its two ranks, a pair as its rank."""
+    return (key - 169) * 14 if by_cards and key >= 169 else key
 
 
 _STRAIGHT_NAMES = frozenset(CATEGORY_NAMES[c] for c in STRAIGHT_CATEGORIES)

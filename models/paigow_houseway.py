@@ -134,6 +134,9 @@ class HouseWay:
     pair_ace_low: tuple[str, str] | None = None
     """Pairs of these ranks (inclusive) with an ace single: the ace and the next single go low
     rather than a straight or flush high, when that gives the higher low hand."""
+    pair_straight_by_cards: bool = False
+    """One pair and a straight or flush: the straight or flush that leaves the two highest
+    cards low, a pair counting as its rank (7-7 below A-K), instead of the highest low hand."""
 
     def __post_init__(self) -> None:
         unknown = self.straight_flush_over - set(PATTERNS)
@@ -150,6 +153,8 @@ class Plan(NamedTuple):
     straight_flush: bool
     unless_lower: bool = False
     """Play the straight or flush only when it leaves a low hand at least as high as ``low``."""
+    by_cards: bool = False
+    """Choose among straights and flushes by the low hand's two ranks, a pair as its rank."""
 
 
 TRUMP_PLAZA = HouseWay(
@@ -259,7 +264,14 @@ def plan_of(way: HouseWay, counts: Sequence[int]) -> Plan:
     """The house way's plan for seven cards with these rank counts (the joker counted as an
     ace, so the ace count may be 5)."""
     pattern, low = _pattern_and_low(way, counts)
-    return Plan(pattern, low, pattern in way.straight_flush_over, pattern == "one pair with an ace")
+    one_pair = pattern in ("one pair", "one pair with an ace")
+    return Plan(
+        pattern,
+        low,
+        pattern in way.straight_flush_over,
+        pattern == "one pair with an ace",
+        one_pair and way.pair_straight_by_cards,
+    )
 
 
 def _pattern_and_low(way: HouseWay, counts: Sequence[int]) -> tuple[str, tuple[int, int]]:

@@ -44,6 +44,7 @@ class Tables(NamedTuple):
     class_target: NDArray[np.int32]  # class -> the plan's low key
     class_straight: NDArray[np.bool_]  # class -> plan plays a straight/flush when it can
     class_unless: NDArray[np.bool_]  # class -> ... only when it leaves a low at least the plan's
+    class_by_cards: NDArray[np.bool_]  # class -> ... the highest two cards low, pair or not
     class_bins: NDArray[np.int64]  # class -> H * NUM_LOW_KEYS + L without a flush
     flush_suited: NDArray[np.int64]  # flush class -> 13-bit mask of the flush suit's ranks
     flush_others: NDArray[np.int8]  # flush class -> its other cards' ranks (2, -1 absent)
@@ -145,10 +146,15 @@ def pick(
     index = np.searchsorted(t.class_codes, rank_codes(hands))
     target = t.class_target[index][:, None]
     straight = np.isin(t.category[high], list(STRAIGHT_CATEGORIES))
-    straight_score = np.where(straight, low * NUM_HIGH_KEYS + high, -1)
+    # The straight's low hand: by the low-hand order, or by its two cards' ranks (a pair as
+    # its rank: 7-7 below A-K) where the plan says so.
+    by_cards = t.class_by_cards[index][:, None] & (low >= 169)
+    ranked = np.where(by_cards, (low - 169) * 14, low)
+    straight_score = np.where(straight, ranked * NUM_HIGH_KEYS + high, -1)
     play_straight = t.class_straight[index] & straight.any(axis=1)
     # A plan that plays the straight or flush only when its low hand is at least the planned one.
-    lower = straight_score.max(axis=1) // NUM_HIGH_KEYS < target[:, 0]
+    rows = np.arange(len(hands))
+    lower = low[rows, straight_score.argmax(axis=1)] < target[:, 0]
     play_straight &= ~(t.class_unless[index] & lower)
     score = np.where(play_straight[:, None], straight_score, np.where(low == target, high, -1))
     choice: NDArray[np.intp] = score.argmax(axis=1)

@@ -49,7 +49,7 @@ def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
     return Tables(**arrays)
 
 
-TABLES_FORMAT = 2
+TABLES_FORMAT = 3
 """Bumped whenever what the tables hold changes, so older files on disk are not read."""
 
 
@@ -154,6 +154,7 @@ def build_way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> 
     target = np.array([low_key_of_ranks(*p.low) for p in plans], dtype=np.int32)
     straight = np.array([p.straight_flush for p in plans], dtype=bool)
     unless = np.array([p.unless_lower for p in plans], dtype=bool)
+    by_cards = np.array([p.by_cards for p in plans], dtype=np.bool_)
     return _empty_tables()._replace(
         pai_gow_of=pai_gow_of,
         category=category,
@@ -166,6 +167,7 @@ def build_way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> 
         class_target=target[by_class],
         class_straight=straight[by_class],
         class_unless=unless[by_class],
+        class_by_cards=by_cards[by_class],
     )
 
 

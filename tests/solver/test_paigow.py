@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -58,7 +59,13 @@ def flushy_hands(rng: random.Random, count: int) -> list[tuple[int, ...]]:
 # --- the fast house way against the scalar reference ---------------------------------------
 
 
-@pytest.mark.parametrize("way", [TRUMP_PLAZA, DEALER_GUIDE, FOXWOODS], ids=lambda w: w.name)
+# Foxwoods read the other way where a pair meets a straight or flush (docs/paigow.md).
+FOXWOODS_BY_CARDS = dataclasses.replace(FOXWOODS, name="by-cards", pair_straight_by_cards=True)
+
+
+@pytest.mark.parametrize(
+    "way", [TRUMP_PLAZA, DEALER_GUIDE, FOXWOODS, FOXWOODS_BY_CARDS], ids=lambda w: w.name
+)
 @pytest.mark.parametrize("rules", RULE_SETS, ids=["default", "switched"])
 def test_batch_house_way_matches_reference(way: HouseWay, rules: Rules) -> None:
     rng = random.Random(hash((way.name, rules.wheel_second)) & 0xFFFF)
