@@ -363,6 +363,8 @@ def test_bad_out_paths_name_the_users_path(path: tuple[str, ...], tmp_path: Path
         base = [*path, "--deals", "2"]
     elif path[-1] == "strategy":
         base = [*path, "--vs", "sorted"]
+    elif path[-1] == "game":
+        base = [*path, "--deck", "JQKA"]  # the whole game on a small deck: seconds
     else:
         base = list(path)
     for given_path in ["", ".", str(tmp_path), str(tmp_path / "no" / "x.csv")]:
