@@ -29,12 +29,12 @@ The rules of a pattern, in the order they are checked (ranks ``2`` to ``A`` are 
   over it only when it leaves a low hand at least as high (:attr:`Plan.unless_lower`).
   **no pair**: the second and third highest cards low.
 
->>> plan_of(TRUMP_PLAZA, counts_of_ranks("KKQQ532"))
-Plan(pattern='two pair, split', low=(10, 10), straight_flush=False)
->>> plan_of(TRUMP_PLAZA, counts_of_ranks("55332A9"))
-Plan(pattern='two pair, together', low=(12, 7), straight_flush=False)
->>> plan_of(DEALER_GUIDE, counts_of_ranks("KQJT9A5"))
-Plan(pattern='no pair', low=(11, 10), straight_flush=True)
+>>> plan_of(TRUMP_PLAZA, counts_of_ranks("KKQQ532"))[:3]  # pattern, low ranks, straight/flush
+('two pair, split', (10, 10), False)
+>>> plan_of(TRUMP_PLAZA, counts_of_ranks("55332A9"))[:3]
+('two pair, together', (12, 7), False)
+>>> plan_of(DEALER_GUIDE, counts_of_ranks("KQJT9A5"))[:3]
+('no pair', (11, 10), True)
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ def suit_patterns(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...],
     stands for.
 
     >>> masks, weights = suit_patterns((1, 1))
-    >>> masks, weights  # suited or not
-    (((1, 1), (1, 2)), (4, 12))
+    >>> masks, weights  # offsuit or suited
+    (((1, 2), (1, 1)), (12, 4))
     >>> sum(suit_patterns((2, 1, 1, 1, 1, 1))[1]) == math.comb(4, 2) * 4**5
     True
     """
