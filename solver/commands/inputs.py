@@ -125,9 +125,8 @@ def _lines(stream: Any, name: str, max_line: int) -> Iterator[tuple[int, str]]:
             raise
         if not raw:
             return
-        too_long = f"{name}: line {number} is longer than {max_line:,} characters"
         if len(raw) >= limit and not raw.endswith(b"\n"):
-            raise InputError(too_long)
+            raise InputError(_too_long(name, number, max_line))
         if number == 1:
             raw = raw.removeprefix(b"\xef\xbb\xbf")
         try:
@@ -135,8 +134,12 @@ def _lines(stream: Any, name: str, max_line: int) -> Iterator[tuple[int, str]]:
         except UnicodeDecodeError as error:
             raise InputError(f"{name}: line {number} is not UTF-8 text ({error.reason})") from None
         if len(text) > max_line:
-            raise InputError(too_long)
+            raise InputError(_too_long(name, number, max_line))
         yield number, text
+
+
+def _too_long(name: str, number: int, max_line: int) -> str:
+    return f"{name}: line {number} is longer than {max_line:,} characters"
 
 
 def read_text(source: str, *, max_lines: int = MAX_LINES) -> str:

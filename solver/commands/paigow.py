@@ -217,18 +217,21 @@ def house_way_command(
         return
     size = -(-len(cards) // workers)
     jobs = [(cards[i : i + size], house, rules) for i in range(0, len(cards), size)]
-    in_low = np.concatenate(list(run_batch(house_way_chunk, jobs, workers=workers))).tolist()
+    low_masks = np.concatenate(list(run_batch(house_way_chunk, jobs, workers=workers)))
     if batch or json_output:
         # Tokens are letters, digits or '*' (the parser accepts nothing else), so they need no
-        # JSON escaping and each line is assembled directly: a third of the time of json.dumps.
+        # JSON escaping: each line is one of 21 templates (the two low positions) filled in.
+        codes = (low_masks.astype(np.int64) @ (1 << np.arange(low_masks.shape[1]))).tolist()
+        templates: dict[int, str] = {}
         out = []
-        for words, low_mask in zip(tokens, in_low, strict=True):
-            held = '", "'.join(words)
-            high_text = '", "'.join([w for w, m in zip(words, low_mask, strict=True) if not m])
-            low_text = '", "'.join([w for w, m in zip(words, low_mask, strict=True) if m])
-            out.append(f'{{"hand": ["{held}"], "high": ["{high_text}"], "low": ["{low_text}"]}}')
+        for words, code in zip(tokens, codes, strict=True):
+            template = templates.get(code)
+            if template is None:
+                template = templates[code] = _house_way_template(code, len(words))
+            out.append(template.format(*words))
         typer.echo("\n".join(out))
         return
+    in_low = low_masks.tolist()
     high = tuple(c for c, m in zip(parsed.cards, in_low[0], strict=True) if not m)
     low = tuple(c for c, m in zip(parsed.cards, in_low[0], strict=True) if m)
     h = high_key(high, rules)
@@ -243,6 +246,25 @@ def house_way_command(
             ("high", parsed.format(high), category_name(h, rules)),
             ("low", parsed.format(low), _low_name(low_key(low))),
         ],
+    )
+
+
+def _house_way_template(low_code: int, size: int) -> str:
+    """The JSON line of a hand whose positions in the bits of ``low_code`` go low, with a
+    ``str.format`` field for each token.
+
+    >>> _house_way_template(0b11, 3).format("Ah", "Kd", "2c")
+    '{"hand": ["Ah", "Kd", "2c"], "high": ["2c"], "low": ["Ah", "Kd"]}'
+    """
+
+    def fields(positions: list[int]) -> str:
+        return ", ".join(f'"{{{i}}}"' for i in positions)
+
+    low = [i for i in range(size) if low_code >> i & 1]
+    high = [i for i in range(size) if not low_code >> i & 1]
+    return (
+        f'{{{{"hand": [{fields(list(range(size)))}], "high": [{fields(high)}], '
+        f'"low": [{fields(low)}]}}}}'
     )
 
 
