@@ -298,13 +298,13 @@ def cases_command(
         if as_json:
             import json
 
-            text = (
-                json.dumps(
-                    [{"id": i, "input": line, "expected": answer} for i, line, answer in rows],
-                    indent=2,
-                )
-                + "\n"
-            )
+            # Each case carries how the challenge was set up (the Big 2 rules), so that a case
+            # read on its own still says which rules its expected answer is right under.
+            settings = game.settings_json()
+            cases_json = [
+                {"id": i, "input": line, "expected": answer, **settings} for i, line, answer in rows
+            ]
+            text = json.dumps(cases_json, indent=2) + "\n"
         else:
             header = (
                 f"# handsolver cases {challenge.value} --cases {count} --seed {seed}"

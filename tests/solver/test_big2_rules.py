@@ -492,6 +492,16 @@ def test_json_carries_the_rules() -> None:
     assert json.loads(out)["rules"]["straights"][-1] == ["J", "Q", "K", "A", "2"]
 
 
+def test_cases_json_names_the_rules_of_every_case() -> None:
+    result = runner.invoke(app, ["cases", "big2", "--cases", "2", "--json", "--rules", "hk"])
+    cases = json.loads(result.stdout)
+    assert result.exit_code == 0 and len(cases) > 2
+    assert all(case["rules"]["name"] == "hk" for case in cases)
+    assert all(RULE_KEYS <= set(case["rules"]) for case in cases)
+    result = runner.invoke(app, ["cases", "badugi", "--cases", "1", "--json"])
+    assert "rules" not in json.loads(result.stdout)[0]  # a challenge without rule switches
+
+
 def test_every_answer_names_its_rules(tmp_path: Any) -> None:
     code, out, _ = invoke("--rules", "taiwan", HAND)
     assert code == 0 and out.splitlines()[0] == "5 plays (optimal, taiwan rules)"
