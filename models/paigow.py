@@ -419,12 +419,14 @@ def house_way(
     high hand is played.  When the plan allows it and a straight, flush or straight flush can be
     made, the one that leaves the highest low hand (then the strongest high hand) is played
     (with :attr:`Plan.unless_lower`, only when that low hand is at least the planned one).
-    Among equal keys, the first in :meth:`SplitGame.settings` order of the sorted hand; the
-    parts keep the hand's order.
+    Among equal keys, the last in :meth:`SplitGame.settings` order of the sorted hand (the low
+    hand whose cards come first in the sorted hand, as the batch engine in
+    ``handsolver.solver.paigow`` chooses, so that one hand and a file of hands agree); the parts
+    keep the hand's order.
     """
     plan: Plan = plan_of(way, pattern_counts(hand))
     scored = []
-    for high, low in legal_settings(tuple(sorted(hand)), rules):
+    for high, low in reversed(legal_settings(tuple(sorted(hand)), rules)):
         h, lo = high_key(high, rules), low_key(low)
         scored.append((h, lo, high, low))
     straights = [item for item in scored if category_name(item[0], rules) in _STRAIGHT_NAMES]

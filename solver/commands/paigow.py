@@ -191,62 +191,62 @@ def house_way_command(
 
     Example: handsolver paigow house-way 'Kh Kd 7c 7s Ah 4d 3c'
     """
-    import numpy as np
-
-    from handsolver.models.paigow import (
-        category_name,
-        high_key,
-        low_key,
-        parse_hand,
-        pattern_counts,
-    )
-    from handsolver.models.paigow_houseway import plan_of
-    from handsolver.solver.batch import run_batch
+    from handsolver.models.paigow import category_name, house_way, parse_hand
 
     with user_errors():
         house = way_from(way)
         rules = rules_from(wheel, five_aces, "0.05")
-        batch = hand_source(hand, files=True) != CARDS
-        if batch:
-            cards, tokens = _parse_batch(_read_lines(hand))
-        else:
-            parsed = parse_hand(hand)
-            cards = np.array([parsed.cards], dtype=np.int64)
-            tokens = [parsed.card_strings(parsed.cards)]
-    if not len(cards):
+        if hand_source(hand, files=True) != CARDS:
+            _house_way_batch(_read_lines(hand), house, rules, workers)
+            return
+        parsed = parse_hand(hand)
+    # One hand is set by the rules directly (models.paigow.house_way, the reference the batch
+    # engine is tested against): no tables, no numpy, so it answers at start-up speed.
+    setting = house_way(parsed.cards, house, rules)
+    if json_output:
+        words = parsed.card_strings(parsed.cards)
+        code = sum(1 << i for i, card in enumerate(parsed.cards) if card in setting.low)
+        typer.echo(_house_way_template(code, len(words)).format(*words))
         return
-    size = -(-len(cards) // workers)
-    jobs = [(cards[i : i + size], house, rules) for i in range(0, len(cards), size)]
-    low_masks = np.concatenate(list(run_batch(house_way_chunk, jobs, workers=workers)))
-    if batch or json_output:
-        # Tokens are letters, digits or '*' (the parser accepts nothing else), so they need no
-        # JSON escaping: each line is one of 21 templates (the two low positions) filled in.
-        codes = (low_masks.astype(np.int64) @ (1 << np.arange(low_masks.shape[1]))).tolist()
-        templates: dict[int, str] = {}
-        out = []
-        for words, code in zip(tokens, codes, strict=True):
-            template = templates.get(code)
-            if template is None:
-                template = templates[code] = _house_way_template(code, len(words))
-            out.append(template.format(*words))
-        typer.echo("\n".join(out))
-        return
-    in_low = low_masks.tolist()
-    high = tuple(c for c, m in zip(parsed.cards, in_low[0], strict=True) if not m)
-    low = tuple(c for c, m in zip(parsed.cards, in_low[0], strict=True) if m)
-    h = high_key(high, rules)
-    plan = plan_of(house, pattern_counts(parsed.cards))
-    rule = plan.pattern
-    if plan.straight_flush and category_name(h, rules) in ("straight", "flush", "straight flush"):
+    rule = setting.pattern
+    if setting.straight_flush:
         rule += ", played as a straight or flush"
     print_table(
         f"{house.name}: {rule}",
         ["hand", "cards", "plays"],
         [
-            ("high", parsed.format(high), category_name(h, rules)),
-            ("low", parsed.format(low), _low_name(low_key(low))),
+            ("high", parsed.format(setting.high), category_name(setting.high_key, rules)),
+            ("low", parsed.format(setting.low), _low_name(setting.low_key)),
         ],
     )
+
+
+def _house_way_batch(
+    lines: list[tuple[int, str]], house: HouseWay, rules: Rules, workers: int
+) -> None:
+    """Many hands at once, in numpy: one JSON line each, in input order, cards as typed."""
+    import numpy as np
+
+    from handsolver.solver.batch import run_batch
+
+    with user_errors():
+        cards, tokens = _parse_batch(lines)
+    if not len(cards):
+        return
+    size = -(-len(cards) // workers)
+    jobs = [(cards[i : i + size], house, rules) for i in range(0, len(cards), size)]
+    low_masks = np.concatenate(list(run_batch(house_way_chunk, jobs, workers=workers)))
+    # Tokens are letters, digits or '*' (the parser accepts nothing else), so they need no JSON
+    # escaping: each line is one of 21 templates (the two low positions) filled in.
+    codes = (low_masks.astype(np.int64) @ (1 << np.arange(low_masks.shape[1]))).tolist()
+    templates: dict[int, str] = {}
+    out = []
+    for words, code in zip(tokens, codes, strict=True):
+        template = templates.get(code)
+        if template is None:
+            template = templates[code] = _house_way_template(code, len(words))
+        out.append(template.format(*words))
+    typer.echo("\n".join(out))
 
 
 def _house_way_template(low_code: int, size: int) -> str:

@@ -368,3 +368,21 @@ def test_bad_commission_is_one_line_and_exit_2(rate: str) -> None:
     assert result.exit_code == 2
     (line,) = result.stderr.splitlines()
     assert line.startswith("error: ") and "commission" in line
+
+
+@pytest.mark.parametrize("way", ["trump-plaza", "foxwoods", "dealer-guide"])
+def test_one_hand_and_a_file_of_hands_set_the_same_cards(way: str, tmp_path: Path) -> None:
+    """One hand is set by the rules directly, a file in numpy: among settings of equal keys
+    (which ace, the joker or which suit goes low) both pick the same cards."""
+    rng = random.Random(way)
+    deck = [*(r + s for r in "23456789TJQKA" for s in "cdhs"), "JK"]
+    lines = [" ".join(rng.sample(deck, 7)) for _ in range(150)]
+    lines += ["3d 6d JK Ac 9c Ah Qd", "7c 4s JK Jd 6s 5s 7d", "Th 9c JK 9d 2c 8d 7d"]
+    path = tmp_path / "hands.txt"
+    path.write_text("\n".join(lines) + "\n")
+    result = runner.invoke(app, ["paigow", "house-way", str(path), "--way", way])
+    assert result.exit_code == 0
+    batch = result.stdout.splitlines()
+    for line, expected in zip(lines, batch, strict=True):
+        one = runner.invoke(app, ["paigow", "house-way", line, "--way", way, "--json"])
+        assert one.exit_code == 0 and one.stdout.strip() == expected, line
