@@ -491,7 +491,7 @@ def _shown_paths(argv: Sequence[str]) -> list[str]:
         path = word if os.sep in word else shutil.which(word)
         if path is None or not os.path.isfile(path):
             continue
-        for name in {os.path.abspath(path), os.path.realpath(path)}:
+        for name in _link_chain(path):
             parts = Path(name).parts
             under = [h for h in _SHOWN_DEPTH if name.startswith(h + os.sep)]
             if under:
@@ -499,6 +499,21 @@ def _shown_paths(argv: Sequence[str]) -> list[str]:
                 top = len(Path(hidden).parts) + _SHOWN_DEPTH[hidden] - 1
                 out.add(str(Path(*parts[: min(top + 1, len(parts))])))
     return sorted(out)
+
+
+def _link_chain(path: str) -> set[str]:
+    """``path``, every link it passes through on the way to its file, and the file: a link in
+    a shown folder to a file in a hidden one (``/tmp/bin/python3`` to a virtual environment's
+    ``python3`` to the interpreter) works only if every hop is shown.
+    """
+    chain = {os.path.abspath(path), os.path.realpath(path)}
+    current = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own limit on links followed
+        if not os.path.islink(current):
+            break
+        current = os.path.normpath(os.path.join(os.path.dirname(current), os.readlink(current)))
+        chain.add(current)
+    return chain
 
 
 def _remove(folder: str) -> None:

@@ -828,3 +828,17 @@ def test_paths_the_command_names_are_shown_one_level_below_their_hidden_folder(
     ]
     words = sandbox_module._shown_paths(["/bin/sh", "-c", "python3 /tmp/a/b.py | sort"])
     assert "/tmp/a" in words
+
+
+def test_every_hop_of_a_link_to_the_program_is_shown(tmp_path: Path) -> None:
+    """A program on PATH through links in hidden folders (a folder of links in /tmp to a
+    virtual environment's python3 in another hidden folder) is shown hop by hop."""
+    real = tmp_path / "real" / "tool"
+    real.parent.mkdir()
+    real.write_text("#!/bin/sh\n")
+    (tmp_path / "venv").mkdir()
+    (tmp_path / "venv" / "tool").symlink_to(real)
+    (tmp_path / "links").mkdir()
+    (tmp_path / "links" / "tool").symlink_to(tmp_path / "venv" / "tool")
+    chain = sandbox_module._link_chain(str(tmp_path / "links" / "tool"))
+    assert chain == {str(tmp_path / d / "tool") for d in ("links", "venv")} | {str(real)}
