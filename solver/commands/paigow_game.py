@@ -14,6 +14,7 @@ from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.options import (
     JsonOption,
     OutOption,
+    PlotOption,
     SchedulerOption,
     WorkersOption,
 )
@@ -190,6 +191,7 @@ def game_command(
     resume: Annotated[
         bool, typer.Option("--resume", help="Continue from the checkpoint of an earlier run.")
     ] = False,
+    plot: PlotOption = None,
 ) -> None:
     """The whole game exactly: every player hand against every dealer hand.
 
@@ -238,3 +240,24 @@ def game_command(
             write_atomic(out, text)
     else:
         typer.echo(text, nl=False)
+    if plot is not None:
+        _draw_gains(plot, result)
+
+
+def _draw_gains(path: Path, result: Any) -> None:
+    """``--plot``: the exact gain of best play over the house way by the player's hand type."""
+    from handsolver.models.cards import RANKS
+    from handsolver.solver.commands.plots.figures import save
+    from handsolver.solver.commands.plots.paigow import exact_gain_figure
+    from handsolver.solver.paigow.game import outcome
+
+    types = []
+    for name, row in result.rows.items():
+        if row[0]:
+            house = outcome(row[1], row[2], row[3], result.rules.commission)
+            best = outcome(row[4], row[5], row[6], result.rules.commission)
+            types.append((name, float(best.ev - house.ev), row[0]))
+    deck = "".join(RANKS[r] for r in result.deck.ranks) + "+JK"
+    title = f"paigow game --way {result.way}: best play against the house way (deck {deck})"
+    with user_errors():
+        save(exact_gain_figure(types, title), path)

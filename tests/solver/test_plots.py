@@ -313,6 +313,7 @@ LONG = {
     ("big2", "stats"): ["--deals", "10000000"],
     ("chinese", "settings"): [HAND, "--vs", "greedy", "--samples", "10000000"],
     ("chinese", "study"): ["--hands", "1000000"],
+    ("paigow", "game"): ["--way", "foxwoods"],
     ("paigow", "settings"): ["As Ah Kd Qc 9s 5h 2d"],
     ("paigow", "study"): ["--hands", "1000000"],
     ("sixcard", "equilibrium"): [],
@@ -435,3 +436,17 @@ def test_one_hand_has_no_standard_error(drawn: list[Figure], tmp_path: Path) -> 
     run(["chinese", "study", "--hands", "1", "--samples", "10", "--plot", str(tmp_path / "g.svg")])
     (label,) = [text.get_text() for text in drawn[0].axes[0].get_legend().get_texts()]
     assert label.startswith("mean ") and "nan" not in label and "s.e." not in label
+
+
+def test_paigow_game_exact_gain_by_hand_type(drawn: list[Figure], tmp_path: Path) -> None:
+    picture = tmp_path / "game.svg"
+    out = run(["paigow", "game", "--deck", "JQKA", "--json", "--plot", str(picture)])
+    types = [t for t in json.loads(out)["hand_types"] if t["hands"]]
+    (figure,) = drawn
+    ax = figure.axes[0]
+    assert len(bar_rects(ax)) == len(types) == len(labels_of(ax))
+    heights = sorted(round(rect.get_width(), 9) for rect in bar_rects(ax))
+    exact = sorted(round(float(Fraction(t["gain"])) * 100, 9) for t in types)
+    assert heights == exact
+    assert "deck JQKA+JK" in " ".join(ax.get_title().split())
+    assert picture.read_bytes().startswith(b"<?xml")

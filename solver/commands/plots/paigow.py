@@ -142,6 +142,27 @@ def gain_by_type_figure(rows: Iterable[tuple[str, float]], title: str) -> Figure
     return figure
 
 
+@styled
+def exact_gain_figure(types: Sequence[tuple[str, float, int]], title: str) -> Figure:
+    """The exact gain of best play over the house way for each hand type of the whole game
+    (``paigow game --plot``), from (hand type, gain as a fraction of the bet, player hands of the
+    type): a bar per type, labelled with its gain and its number of hands."""
+    figure = new_figure(7.0, 1.2 + 0.3 * len(types))
+    ax = figure.add_subplot()
+    ys = range(len(types))
+    gains = [gain * 100 for _, gain, _ in types]
+    bars = ax.barh(ys, gains, height=0.65, color=MIDDLE, edgecolor="black", linewidth=0.5)
+    ax.bar_label(bars, labels=[f"{g:.4f}%" for g in gains], fontsize=7, padding=4)
+    ax.set_yticks(list(ys), [f"{name} ({hands:,})" for name, _, hands in types])
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(gains + [0.01]) * 1.3)
+    ax.set_xlabel("exact gain of best play over the house way (% of the bet)")
+    ax.set_ylabel("player's hand type (hands)")
+    ax.grid(axis="x")
+    ax.set_title(wrapped(title))
+    return figure
+
+
 def setting_bars(values: HandValues, hand: PaiGowHand) -> list[SettingBar]:
     """The bars of :func:`settings_figure` for a hand's exact values, in their order."""
     best = (values.best.high, values.best.low)
