@@ -19,6 +19,7 @@ from handsolver.models.cards import InputError
 from handsolver.solver import batch
 from handsolver.solver.batch import run_batch
 from handsolver.solver.cli import app
+from tests.clusters import local_cluster
 
 from .processes import HANG, first_line, group_is_gone, start, wait_for
 
@@ -139,16 +140,8 @@ def _kill_self(n: int) -> int:
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as local:
-        yield local.scheduler_address
+    with local_cluster(workers=2) as address:
+        yield address
 
 
 def test_dask_cluster_keeps_input_order(cluster: str) -> None:

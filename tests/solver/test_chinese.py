@@ -38,6 +38,7 @@ from handsolver.solver.chinese.strategies import (
 )
 from handsolver.solver.chinese.studies import study_hand, study_jobs, summarize
 from handsolver.solver.cli import app
+from tests.clusters import local_cluster
 
 ROYALTIES = parse_royalties(
     '{"back": {"four of a kind": 4, "straight flush": 5}, "middle": {"full house": 2}, '
@@ -343,8 +344,7 @@ def test_study_is_reproducible_and_the_same_on_workers() -> None:
 def test_study_on_a_local_dask_cluster() -> None:
     """Fails on the chinese branch alone (run_batch has no scheduler there); passes after the
     merge that adds Dask behind --scheduler."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster:
+    with local_cluster() as address:
         result = CliRunner().invoke(
             app,
             [
@@ -358,7 +358,7 @@ def test_study_on_a_local_dask_cluster() -> None:
                 "3",
                 "--json",
                 "--scheduler",
-                cluster.scheduler_address,
+                address,
             ],
         )
     local = CliRunner().invoke(

@@ -36,6 +36,7 @@ from handsolver.solver.paigow import (
     values_vs_dealer,
     values_vs_setting,
 )
+from tests.clusters import local_cluster
 from tests.models.test_paigow import CASES
 
 runner = CliRunner()
@@ -218,11 +219,10 @@ def test_study_rows_and_summary() -> None:
 
 
 def test_study_on_a_local_dask_cluster() -> None:
-    distributed = pytest.importorskip("distributed")
     hands = random_hands(2, 9)
     expected = study(hands)
-    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0") as cluster:
-        summary = study(hands, scheduler=cluster.scheduler_address)
+    with local_cluster() as address:
+        summary = study(hands, scheduler=address)
     assert summary == expected
 
 

@@ -29,6 +29,7 @@ from handsolver.solver.paigow.game import hand_results, whole_game
 from handsolver.solver.paigow.game_tables import setup
 from handsolver.solver.paigow.hand_types import CATEGORIES, Deck, frequencies
 from handsolver.solver.paigow.suits import suit_patterns
+from tests.clusters import local_cluster
 
 FIVE_RULES = [Rules(), Rules(wheel_second=False, five_aces_top=False, commission=Fraction(0))]
 
@@ -302,16 +303,8 @@ def test_read_only_cache_only_costs_speed(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_game_on_a_dask_cluster_gives_the_same_counts(tmp_path: Path) -> None:
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as local:
+    with local_cluster() as address:
         env = {"HANDSOLVER_CACHE_DIR": str(tmp_path)}
-        remote = _game_json(["--deck", "JQKA", "--scheduler", local.scheduler_address], env)
+        remote = _game_json(["--deck", "JQKA", "--scheduler", address], env)
     here = _game_json(["--deck", "JQKA"], env)
     assert remote == here
