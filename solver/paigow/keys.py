@@ -1,12 +1,14 @@
 """Keys of many settings at once, and the choice among them: the 21 settings of every hand
-keyed column by column (the project's batch poker keys for the high hand, a table of the
-four-card rank classes for a high hand holding the joker), and the plan of each hand's rank
-class picking one.
+keyed together (tables of high keys by the multiset of the high hand's ranks, numbered densely
+by :func:`multiset_index`, and by rank set for flushes), and the plan of each hand's rank class
+picking one.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
+from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
 from handsolver.models.paigow import HAND_SIZE, JOKER, NUM_HIGH_KEYS, STRAIGHT_CATEGORIES
@@ -33,12 +35,11 @@ class Tables(NamedTuple):
 
     pai_gow_of: NDArray[np.int32]  # poker key (+ five aces) -> high key
     category: NDArray[np.int8]  # high key -> category (9: five aces)
-    joker_codes: NDArray[np.int64]  # sorted rank codes of four real cards
-    joker_keys: NDArray[np.int32]  # [unsuited, suited] x joker_codes -> high key
-    five_codes: NDArray[np.int64]  # sorted rank codes of five real cards
-    five_keys: NDArray[np.int32]  # five_codes -> high key when not a flush
+    joker_keys: NDArray[np.int32]  # [unsuited, suited] x multiset_index(4 ranks) -> high key
+    five_keys: NDArray[np.int32]  # multiset_index(5 ranks) -> high key when not a flush
     flush_keys: NDArray[np.int32]  # 13-bit mask of five ranks -> high key of that flush
-    class_codes: NDArray[np.int64]  # sorted rank-class codes of seven cards
+    class_codes: NDArray[np.int64]  # sorted rank-class codes of seven cards (the class order)
+    class_of: NDArray[np.int32]  # class_index(seven cards) -> index into class_codes
     class_counts: NDArray[np.int8]  # class -> 13 rank counts (real cards)
     class_joker: NDArray[np.bool_]
     class_target: NDArray[np.int32]  # class -> the plan's low key
@@ -54,13 +55,57 @@ class Tables(NamedTuple):
 
 
 def rank_codes(hands: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The rank-class code of each row: 3-bit rank counts of the real cards, the joker flag."""
+    """The rank-class code of each row: 3-bit rank counts of the real cards, the joker flag.
+    It orders the rank classes (``Tables.class_codes``); lookups go by :func:`class_index`."""
     import numpy as np
 
     weights = np.append(np.int64(1) << (_RANK_WEIGHT_BITS * np.arange(13)), 0).astype(np.int64)
     card_weight = np.append(weights[np.arange(52) >> 2], _JOKER_FLAG)
     codes: NDArray[np.int64] = card_weight[hands].sum(axis=1)
     return codes
+
+
+@cache
+def _binomials() -> NDArray[np.int32]:
+    """C(n, k) for n < 20 and k < 8: every term :func:`multiset_index` adds."""
+    import numpy as np
+
+    return np.array([[comb(n, k) for k in range(8)] for n in range(20)], dtype=np.int32)
+
+
+def multiset_index(ranks: NDArray[np.int64]) -> NDArray[np.int32]:
+    """The position of each row of k ranks (0-12, in increasing order, repeats allowed) among
+    all C(12 + k, k) such rows: the sum of C(r_i + i, i + 1) over the row, which is the
+    combinatorial number system applied to the strictly increasing r_i + i.  Dense, so a table
+    of that length is looked up in one step.
+
+    >>> import numpy as np
+    >>> multiset_index(np.array([[0, 0, 0, 0, 0], [0, 0, 0, 0, 1], [12, 12, 12, 12, 12]])).tolist()
+    [0, 1, 6187]
+    """
+    import numpy as np
+
+    columns = np.arange(ranks.shape[1])
+    index: NDArray[np.int32] = _binomials()[ranks + columns, columns + 1].sum(axis=1)
+    return index
+
+
+NUM_CLASS_INDICES = comb(19, 7) + comb(18, 6)
+"""The range of :func:`class_index`: seven ranks, then six ranks and the joker."""
+
+
+def class_index(hands: NDArray[np.int64]) -> NDArray[np.int32]:
+    """A dense number for the rank class of each row of seven cards sorted increasing (the
+    joker, 52, last): :func:`multiset_index` of the seven ranks, or past all of those, of the
+    six real ranks.  ``Tables.class_of`` maps it to the class's place in ``class_codes``."""
+    import numpy as np
+
+    joker = hands[:, 6] == JOKER
+    ranks = np.minimum(hands >> 2, 12)  # the joker's column only counts in joker-free rows
+    index = multiset_index(ranks)
+    if joker.any():
+        index[joker] = comb(19, 7) + multiset_index(ranks[joker, :6])
+    return index
 
 
 def high_keys(t: Tables, five: NDArray[np.int64]) -> NDArray[np.int32]:
@@ -72,7 +117,7 @@ def high_keys(t: Tables, five: NDArray[np.int64]) -> NDArray[np.int32]:
     plain = ~joker
     if plain.any():
         cards = five[plain]
-        keys = t.five_keys[np.searchsorted(t.five_codes, rank_codes(cards))]
+        keys = t.five_keys[multiset_index(cards >> 2)]
         suits = cards & 3
         suited = (suits == suits[:, :1]).all(axis=1)
         if suited.any():
@@ -83,8 +128,7 @@ def high_keys(t: Tables, five: NDArray[np.int64]) -> NDArray[np.int32]:
         real = five[joker, :4]
         suits = real & 3
         suited = (suits == suits[:, :1]).all(axis=1)
-        index = np.searchsorted(t.joker_codes, rank_codes(real))
-        out[joker] = t.joker_keys[suited.astype(np.intp), index]
+        out[joker] = t.joker_keys[suited.astype(np.intp), multiset_index(real >> 2)]
     return out
 
 
@@ -128,12 +172,60 @@ def setting_keys(
     t: Tables, hands: NDArray[np.int64]
 ) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
     """The high and low keys (N x 21, in :data:`LOW_POSITIONS` order) of every setting of rows
-    of seven cards sorted increasing (the joker, 52, last)."""
+    of seven cards sorted increasing (the joker, 52, last).
+
+    All 21 high hands at once: the terms of :func:`multiset_index` are looked up once per card
+    and place, and each setting sums its own five.  A high hand holding the joker (its last
+    position is 6 in a row with the joker) is keyed by its four real cards; only rows with
+    enough cards of one suit are checked for flushes."""
     import numpy as np
 
-    high = np.stack([high_keys(t, hands[:, list(cols)]) for cols in HIGH_POSITIONS], axis=1)
+    positions = np.array(HIGH_POSITIONS)  # 21 x 5, increasing
+    places = np.arange(5)
+    ranks = np.minimum(hands >> 2, 12)  # the joker's terms are computed but never used
+    terms = _binomials()[ranks[:, :, None] + places, places + 1]  # N x 7 x 5
+    four = terms[:, positions[:, :4], places[:4]].sum(axis=2)  # N x 21
+    five = four + terms[:, positions[:, 4], 4]
+    high = t.five_keys[five]
+    joker = hands[:, 6] == JOKER
+    holds_joker = positions[:, 4] == 6
+    if joker.any():
+        rows = np.flatnonzero(joker)[:, None]
+        high[rows, np.flatnonzero(holds_joker)] = t.joker_keys[0, four[rows, holds_joker]]
+    _key_flushes(t, hands, joker, four, high)
     low = np.stack([low_keys(hands[:, i], hands[:, j]) for i, j in LOW_POSITIONS], axis=1)
     return high, low
+
+
+def _key_flushes(
+    t: Tables,
+    hands: NDArray[np.int64],
+    joker: NDArray[np.bool_],
+    four: NDArray[np.int32],
+    high: NDArray[np.int32],
+) -> None:
+    """Rekey in ``high`` the settings whose high hand is a flush (five real cards of a suit,
+    or four and the joker), looking only at rows that hold enough cards of one suit."""
+    import numpy as np
+
+    suits = hands & 3
+    real = hands != JOKER
+    most = ((suits[:, :, None] == np.arange(4)) & real[:, :, None]).sum(axis=1).max(axis=1)
+    rows = np.flatnonzero(most >= 5 - joker)
+    if not len(rows):
+        return
+    positions = np.array(HIGH_POSITIONS)
+    cards = hands[rows][:, positions]  # M x 21 x 5
+    same = suits[rows][:, positions] == suits[rows][:, positions[:, :1]]
+    with_joker = joker[rows, None] & (positions[:, 4] == 6)  # M x 21
+    suited4 = same[:, :, 1:4].all(axis=2)
+    flush5 = suited4 & same[:, :, 4] & ~with_joker
+    flush4 = suited4 & with_joker
+    masks = (np.int64(1) << (cards >> 2)).sum(axis=2)
+    sub = high[rows]
+    sub[flush5] = t.flush_keys[masks[flush5]]
+    sub[flush4] = t.joker_keys[1, four[rows][flush4]]
+    high[rows] = sub
 
 
 def pick(
@@ -143,9 +235,9 @@ def pick(
     of its settings (:func:`setting_keys`)."""
     import numpy as np
 
-    index = np.searchsorted(t.class_codes, rank_codes(hands))
+    index = t.class_of[class_index(hands)]
     target = t.class_target[index][:, None]
-    straight = np.isin(t.category[high], list(STRAIGHT_CATEGORIES))
+    straight = np.isin(t.category, list(STRAIGHT_CATEGORIES))[high]
     # The straight's low hand: by the low-hand order, or by its two cards' ranks (a pair as
     # its rank: 7-7 below A-K) where the plan says so.
     by_cards = t.class_by_cards[index][:, None] & (low >= 169)

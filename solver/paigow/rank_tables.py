@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations, combinations_with_replacement
+from math import comb
 from typing import TYPE_CHECKING
 
 from handsolver.models.paigow import (
@@ -22,7 +23,14 @@ from handsolver.models.paigow import (
 )
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay, plan_of
 from handsolver.models.poker import category_index, poker_key
-from handsolver.solver.paigow.keys import Tables, choose, rank_codes
+from handsolver.solver.paigow.keys import (
+    NUM_CLASS_INDICES,
+    Tables,
+    choose,
+    class_index,
+    multiset_index,
+    rank_codes,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,7 +57,7 @@ def _tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tables:
     return Tables(**arrays)
 
 
-TABLES_FORMAT = 3
+TABLES_FORMAT = 4
 """Bumped whenever what the tables hold changes, so older files on disk are not read."""
 
 
@@ -118,29 +126,24 @@ def build_way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> 
         ],
         dtype=np.int8,
     )
-    quads = [r for r in combinations_with_replacement(range(13), 4) if _fits(r, 4)]
-    joker_codes = rank_codes(np.array([[r * 4 for r in ranks] for ranks in quads]))
-    by_code = np.argsort(joker_codes)
-    joker_keys = np.array(
-        [
-            [
-                order.pai_gow_of[joker_key(ranks, suited, rules.wheel_second, rules.five_aces_top)]
-                if not suited or len(set(ranks)) == 4
-                else 0
-                for ranks in quads
-            ]
-            for suited in (False, True)
-        ],
-        dtype=np.int32,
-    )[:, by_code]
+    # Four real cards and the joker, five real cards: a key for every multiset of ranks (the
+    # impossible ones, five of a rank, are never looked up).
+    quads = list(combinations_with_replacement(range(13), 4))
+    joker_keys = np.zeros((2, len(quads)), dtype=np.int32)
+    for suited in (False, True):
+        joker_keys[int(suited), multiset_index(np.array(quads))] = [
+            order.pai_gow_of[joker_key(ranks, suited, rules.wheel_second, rules.five_aces_top)]
+            if not suited or len(set(ranks)) == 4
+            else 0
+            for ranks in quads
+        ]
     # Five real cards: by rank class when not suited, by rank set when suited.
     fives = [r for r in combinations_with_replacement(range(13), 5) if _fits(r, 4)]
-    five_reps = _class_reps([(r, False) for r in fives])
-    five_codes = rank_codes(five_reps)
-    by_five = np.argsort(five_codes)
-    five_keys = np.array(
-        [order.pai_gow_of[poker_key(row)] for row in five_reps.tolist()], dtype=np.int32
-    )[by_five]
+    five_keys = np.zeros(comb(17, 5), dtype=np.int32)
+    five_keys[multiset_index(np.array(fives))] = [
+        order.pai_gow_of[poker_key(row)]
+        for row in _class_reps([(r, False) for r in fives]).tolist()
+    ]
     flush_keys = np.zeros(1 << 13, dtype=np.int32)
     for ranks in combinations(range(13), 5):
         flush_keys[sum(1 << r for r in ranks)] = order.pai_gow_of[poker_key([r * 4 for r in ranks])]
@@ -155,15 +158,16 @@ def build_way_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> 
     straight = np.array([p.straight_flush for p in plans], dtype=bool)
     unless = np.array([p.unless_lower for p in plans], dtype=bool)
     by_cards = np.array([p.by_cards for p in plans], dtype=np.bool_)
+    class_of = np.full(NUM_CLASS_INDICES, -1, dtype=np.int32)
+    class_of[class_index(reps[by_class])] = np.arange(len(classes), dtype=np.int32)
     return _empty_tables()._replace(
         pai_gow_of=pai_gow_of,
         category=category,
-        joker_codes=joker_codes[by_code],
         joker_keys=joker_keys,
-        five_codes=five_codes[by_five],
         five_keys=five_keys,
         flush_keys=flush_keys,
         class_codes=codes[by_class],
+        class_of=class_of,
         class_target=target[by_class],
         class_straight=straight[by_class],
         class_unless=unless[by_class],
@@ -229,7 +233,7 @@ def build_tables(way: HouseWay, wheel_second: bool, five_aces_top: bool) -> Tabl
     other_counts = np.concatenate([counts for _, _, counts, _ in parts])
     jokers = np.concatenate([np.full(len(masks), joker) for _, masks, _, joker in parts])
     _, high, low = choose(partial, flush_reps)
-    flush_class = np.searchsorted(partial.class_codes, rank_codes(flush_reps))
+    flush_class = partial.class_of[class_index(flush_reps)]
     return partial._replace(
         flush_suited=suited_masks,
         flush_others=other_counts,

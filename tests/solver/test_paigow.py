@@ -6,7 +6,7 @@ import math
 import random
 from collections import Counter
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 
 import numpy as np
@@ -16,14 +16,18 @@ from typer.testing import CliRunner
 from handsolver.models.paigow import (
     JOKER,
     Rules,
+    high_key,
     house_way,
     legal_settings,
+    low_key,
     paigow_game,
     parse_hand,
 )
 from handsolver.models.paigow_houseway import DEALER_GUIDE, FOXWOODS, TRUMP_PLAZA, HouseWay
 from handsolver.solver.cli import app
 from handsolver.solver.paigow import (
+    HIGH_POSITIONS,
+    LOW_POSITIONS,
     StudyJob,
     dealer_histogram,
     house_way_batch,
@@ -36,6 +40,14 @@ from handsolver.solver.paigow import (
     values_vs_dealer,
     values_vs_setting,
 )
+from handsolver.solver.paigow.keys import (
+    class_index,
+    high_keys,
+    multiset_index,
+    rank_codes,
+    setting_keys,
+)
+from handsolver.solver.paigow.rank_tables import way_tables
 from tests.clusters import local_cluster
 from tests.models.test_paigow import CASES
 
@@ -93,6 +105,40 @@ def test_batch_house_way_hand_checked(
     assert (dealt.high_key[0], dealt.low_key[0]) == (reference.high_key, reference.low_key)
     if high is not None:
         assert frozenset(dealt.high[0]) == frozenset(reference.high)
+
+
+def test_multiset_index_numbers_every_multiset_of_ranks_once() -> None:
+    """Dense and one to one: the C(12 + k, k) rows of k sorted ranks get 0 .. C(12 + k, k) - 1."""
+    for size in range(1, 8):
+        rows = np.array(list(combinations_with_replacement(range(13), size)))
+        index = multiset_index(rows)
+        assert sorted(index.tolist()) == list(range(math.comb(12 + size, size))), size
+
+
+def sorted_hands(rng: random.Random, count: int) -> np.ndarray:
+    """Random and flush-heavy hands as rows sorted increasing, the joker last."""
+    hands = random_hands(count, rng.randrange(1000)) + flushy_hands(rng, count)
+    return np.sort(np.array(hands, dtype=np.int64), axis=1)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=["default", "switched"])
+def test_dense_lookups_match_the_sorted_codes_and_the_scalar_keys(rules: Rules) -> None:
+    """The rank class by :func:`class_index` is the one a binary search of the sorted rank
+    codes finds; every setting's high key is the scalar ``high_key`` of its five cards."""
+    t = way_tables(TRUMP_PLAZA, rules)
+    classes = t.class_of[t.class_of >= 0]
+    assert sorted(classes.tolist()) == list(range(len(t.class_codes)))
+    hands = sorted_hands(random.Random(7), 400)
+    searched = np.searchsorted(t.class_codes, rank_codes(hands))
+    assert (t.class_of[class_index(hands)] == searched).all()
+    assert (t.class_codes[searched] == rank_codes(hands)).all()
+    high, low = setting_keys(t, hands)
+    for row, hand in zip(high.tolist(), hands.tolist(), strict=True):
+        assert row == [high_key([hand[p] for p in cols], rules) for cols in HIGH_POSITIONS], hand
+    for column, cols in enumerate(HIGH_POSITIONS):
+        assert (high_keys(t, hands[:, list(cols)]) == high[:, column]).all()
+    for column, (i, j) in enumerate(LOW_POSITIONS):
+        assert low[:, column].tolist() == [low_key((h[i], h[j])) for h in hands.tolist()]
 
 
 # --- exact values against slow references --------------------------------------------------
@@ -325,6 +371,55 @@ def test_house_way_batch_file_any_notation_and_workers(tmp_path: Path) -> None:
         hand = parse_hand(line)
         dealt = house_way_batch([hand.cards])
         assert o["high"] == hand.card_strings(dealt.high[0])
+
+
+def test_house_way_batch_fixed_width_lines_read_as_the_full_parser_reads_them(
+    tmp_path: Path,
+) -> None:
+    """Lines of seven two-character cards one space apart are read in numpy at once; any other
+    file goes line by line.  A comment line sends the same hands the slow way: same bytes."""
+    rng = random.Random(3)
+    deck = [r + s for r in "23456789TJQKAtjqka0" for s in "cdhsCDHS"] + ["JK", "jk", "Jk"]
+    lines = []
+    while len(lines) < 300:
+        words = rng.sample(deck, 7)
+        try:
+            parse_hand(" ".join(words))
+        except ValueError:
+            continue  # the same card twice in two spellings
+        lines.append(" ".join(words))
+    fast, slow = tmp_path / "fast.txt", tmp_path / "slow.txt"
+    fast.write_text("\n".join(lines) + "\n")
+    slow.write_text("# the same hands\n" + "\n".join(lines) + "\n")
+    one = runner.invoke(app, ["paigow", "house-way", str(fast)])
+    two = runner.invoke(app, ["paigow", "house-way", str(slow), "--workers", "2"])
+    assert one.exit_code == two.exit_code == 0, one.output
+    assert one.stdout_bytes == two.stdout_bytes
+    out = [json.loads(line) for line in one.stdout.splitlines()]
+    assert [o["hand"] for o in out] == [
+        ["JK" if w.upper() == "JK" else w for w in line.split()] for line in lines
+    ]
+    for line, o in zip(lines, out, strict=True):
+        setting = house_way(parse_hand(line).cards)
+        hand = parse_hand(line)
+        assert (o["high"], o["low"]) == (
+            [w for c, w in zip(hand.cards, o["hand"], strict=True) if c in setting.high],
+            [w for c, w in zip(hand.cards, o["hand"], strict=True) if c in setting.low],
+        )
+
+
+@pytest.mark.parametrize(
+    ("bad", "token"), [("As Kd Qh Jc Ts 9d As", "'As'"), ("As Kd Qh Jc Ts 9d Zz", "'Zz'")]
+)
+def test_house_way_batch_fixed_width_errors_name_their_line(
+    bad: str, token: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "hands.txt"
+    path.write_text("2c 3c 4c 5c JK Kd Kh\n" * 3 + bad + "\n" + "9s 8d 7c 6h 5d Ks 2c\n")
+    result = runner.invoke(app, ["paigow", "house-way", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("error: line 4") and token in line
 
 
 def test_settings_rule_switches_reach_the_answer() -> None:
