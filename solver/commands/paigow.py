@@ -94,11 +94,12 @@ def _read_lines(source: str) -> list[tuple[int, str]]:
     are skipped."""
     from handsolver.solver.commands.inputs import numbered_lines
 
-    return [
-        (n, line)
-        for n, line in numbered_lines(source)
-        if line.strip() and not line.lstrip().startswith("#")
-    ]
+    return _hand_lines(numbered_lines(source))
+
+
+def _hand_lines(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``lines`` without the blank lines and ``#`` comments."""
+    return [(n, line) for n, line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
 def _parse_lines(lines: list[tuple[int, str]]) -> list[PaiGowHand]:
@@ -142,8 +143,7 @@ def _parse_batch(lines: list[tuple[int, str]]) -> tuple[Any, list[list[str]]]:
     flat = [cards_of.get(w, -1) for row in words for w in row]
     if len(flat) == HAND_SIZE * len(words) and all(len(row) == HAND_SIZE for row in words):
         cards = np.array(flat, dtype=np.int64).reshape(-1, HAND_SIZE)
-        ordered = np.sort(cards, axis=1)
-        odd = ((ordered[:, 0] < 0) | (np.diff(ordered, axis=1) == 0).any(axis=1)).tolist()
+        odd = _odd_rows(cards).tolist()
     else:
         cards = np.full((len(words), HAND_SIZE), -1, dtype=np.int64)
         odd = [True] * len(words)
@@ -158,6 +158,55 @@ def _parse_batch(lines: list[tuple[int, str]]) -> tuple[Any, list[list[str]]]:
     for index in np.flatnonzero((cards == JOKER).any(axis=1)).tolist():
         words[index] = ["JK" if w.upper() == "JK" else w for w in words[index]]
     return cards, words
+
+
+def _odd_rows(cards: Any) -> Any:
+    """Rows of cards with an unknown token (-1) or a card twice: for the full parser."""
+    import numpy as np
+
+    ordered = np.sort(cards, axis=1)
+    return (ordered[:, 0] < 0) | (np.diff(ordered, axis=1) == 0).any(axis=1)
+
+
+_LINE_WIDTH = 20  # seven two-character tokens, one space apart
+_TOKEN_STARTS = list(range(0, _LINE_WIDTH, 3))
+
+
+@cache
+def _pair_cards() -> Any:
+    """Every two-character spelling of a card as a big-endian 16-bit number -> the card, -1
+    for any other pair of bytes."""
+    import numpy as np
+
+    table = np.full(1 << 16, -1, dtype=np.int64)
+    for token, card in _token_cards().items():
+        if len(token) == 2:
+            table[int.from_bytes(token.encode(), "big")] = card
+    return table
+
+
+def _fixed_width_batch(lines: list[tuple[int, str]]) -> tuple[Any, Any] | None:
+    """Cards (an N x 7 array) and their tokens' bytes (N x 7 x 2) when every line is seven
+    two-character cards one space apart (``Ah Kd 7c 7s JK 4d 3c``, the common shape, read in
+    numpy at once), else None: then the lines go through :func:`_parse_batch`, which also
+    names the line of any error."""
+    import numpy as np
+
+    from handsolver.models.paigow import JOKER
+
+    text = "\n".join(line for _, line in lines) + "\n"
+    if not lines or len(text) != len(lines) * (_LINE_WIDTH + 1) or not text.isascii():
+        return None
+    rows = np.frombuffer(text.encode("ascii"), dtype=np.uint8).reshape(len(lines), -1)
+    separators = rows[:, [*(start - 1 for start in _TOKEN_STARTS[1:]), _LINE_WIDTH]]
+    if (separators != np.array([*b" " * 6, *b"\n"], dtype=np.uint8)).any():
+        return None
+    tokens = rows[:, [[start, start + 1] for start in _TOKEN_STARTS]]  # N x 7 x 2
+    cards = _pair_cards()[tokens[:, :, 0].astype(np.intp) << 8 | tokens[:, :, 1]]
+    if _odd_rows(cards).any():
+        return None
+    tokens[cards == JOKER] = np.frombuffer(b"JK", dtype=np.uint8)  # jk, Jk, jK as JK
+    return cards, tokens
 
 
 def house_way_chunk(job: tuple[Any, HouseWay, Rules]) -> Any:
@@ -197,7 +246,7 @@ def house_way_command(
         house = way_from(way)
         rules = rules_from(wheel, five_aces, "0.05")
         if hand_source(hand, files=True) != CARDS:
-            _house_way_batch(_read_lines(hand), house, rules, workers)
+            _house_way_batch(hand, house, rules, workers)
             return
         parsed = parse_hand(hand)
     # One hand is set by the rules directly (models.paigow.house_way, the reference the batch
@@ -221,21 +270,28 @@ def house_way_command(
     )
 
 
-def _house_way_batch(
-    lines: list[tuple[int, str]], house: HouseWay, rules: Rules, workers: int
-) -> None:
+def _house_way_batch(source: str, house: HouseWay, rules: Rules, workers: int) -> None:
     """Many hands at once, in numpy: one JSON line each, in input order, cards as typed."""
     import numpy as np
 
     from handsolver.solver.batch import run_batch
+    from handsolver.solver.commands.inputs import numbered_lines
 
     with user_errors():
-        cards, tokens = _parse_batch(lines)
+        lines = numbered_lines(source)
+        fixed = _fixed_width_batch(lines)
+        if fixed is None:  # blank lines, comments or other spellings: try again without them
+            lines = _hand_lines(lines)
+            fixed = _fixed_width_batch(lines)
+        cards, tokens = fixed if fixed is not None else _parse_batch(lines)
     if not len(cards):
         return
     size = -(-len(cards) // workers)
     jobs = [(cards[i : i + size], house, rules) for i in range(0, len(cards), size)]
     low_masks = np.concatenate(list(run_batch(house_way_chunk, jobs, workers=workers)))
+    if fixed is not None:
+        typer.echo(_json_lines_fixed(tokens, low_masks), nl=False)
+        return
     # Tokens are letters, digits or '*' (the parser accepts nothing else), so they need no JSON
     # escaping: each line is one of 21 templates (the two low positions) filled in.
     codes = (low_masks.astype(np.int64) @ (1 << np.arange(low_masks.shape[1]))).tolist()
@@ -247,6 +303,23 @@ def _house_way_batch(
             template = templates[code] = _house_way_template(code, len(words))
         out.append(template.format(*words))
     typer.echo("\n".join(out))
+
+
+def _json_lines_fixed(tokens: Any, low_masks: Any) -> bytes:
+    """The JSON lines of :func:`_house_way_template` for hands of two-character tokens (N x 7
+    x 2 bytes), all of one width: every line is the same bytes with the tokens put in their
+    places, the hand's in order, then the high hand's and the low hand's."""
+    import numpy as np
+
+    blank = _house_way_template(0b1100000, 7).format(*["\0\0"] * 7) + "\n"
+    line = np.frombuffer(blank.encode("ascii"), dtype=np.uint8)
+    places = np.flatnonzero(line == 0)  # 14 tokens of two bytes, in the order they appear
+    # Each row's positions: the hand's seven, then the high ones and the low ones, in order.
+    high_then_low = np.argsort(low_masks, axis=1, kind="stable")
+    order = np.concatenate([np.broadcast_to(np.arange(7), low_masks.shape), high_then_low], 1)
+    out = np.tile(line, (len(tokens), 1))
+    out[:, places] = np.take_along_axis(tokens, order[:, :, None], axis=1).reshape(len(tokens), -1)
+    return out.tobytes()
 
 
 def _house_way_template(low_code: int, size: int) -> str:
