@@ -175,18 +175,19 @@ def setting_keys(
     of seven cards sorted increasing (the joker, 52, last).
 
     All 21 high hands at once: the terms of :func:`multiset_index` are looked up once per card
-    and place, and each setting sums its own five.  A high hand holding the joker (its last
-    position is 6 in a row with the joker) is keyed by its four real cards; only rows with
-    enough cards of one suit are checked for flushes."""
+    and place, and each setting adds its own five, place by place.  A high hand holding the
+    joker (its last position is 6 in a row with the joker) is keyed by its four real cards;
+    only rows with enough cards of one suit are checked for flushes."""
     import numpy as np
 
     positions = np.array(HIGH_POSITIONS)  # 21 x 5, increasing
     places = np.arange(5)
     ranks = np.minimum(hands >> 2, 12)  # the joker's terms are computed but never used
     terms = _binomials()[ranks[:, :, None] + places, places + 1]  # N x 7 x 5
-    four = terms[:, positions[:, :4], places[:4]].sum(axis=2)  # N x 21
-    five = four + terms[:, positions[:, 4], 4]
-    high = t.five_keys[five]
+    four = terms[:, positions[:, 0], 0]  # N x 21
+    for place in range(1, 4):
+        four += terms[:, positions[:, place], place]
+    high = t.five_keys[four + terms[:, positions[:, 4], 4]]
     joker = hands[:, 6] == JOKER
     holds_joker = positions[:, 4] == 6
     if joker.any():
@@ -215,13 +216,17 @@ def _key_flushes(
     if not len(rows):
         return
     positions = np.array(HIGH_POSITIONS)
-    cards = hands[rows][:, positions]  # M x 21 x 5
-    same = suits[rows][:, positions] == suits[rows][:, positions[:, :1]]
-    with_joker = joker[rows, None] & (positions[:, 4] == 6)  # M x 21
-    suited4 = same[:, :, 1:4].all(axis=2)
-    flush5 = suited4 & same[:, :, 4] & ~with_joker
+    suits, bits = suits[rows], np.int32(1) << (hands[rows] >> 2)  # the joker's bit is 13
+    first = suits[:, positions[:, 0]]  # M x 21, and so on place by place
+    suited4 = np.ones(first.shape, dtype=bool)
+    masks = bits[:, positions[:, 0]]
+    for place in range(1, 4):
+        suited4 &= suits[:, positions[:, place]] == first
+        masks += bits[:, positions[:, place]]
+    masks += bits[:, positions[:, 4]]
+    with_joker = joker[rows, None] & (positions[:, 4] == 6)
+    flush5 = suited4 & (suits[:, positions[:, 4]] == first) & ~with_joker
     flush4 = suited4 & with_joker
-    masks = (np.int64(1) << (cards >> 2)).sum(axis=2)
     sub = high[rows]
     sub[flush5] = t.flush_keys[masks[flush5]]
     sub[flush4] = t.joker_keys[1, four[rows][flush4]]
