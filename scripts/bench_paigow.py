@@ -125,6 +125,11 @@ def main() -> None:
         one_line.write_text(HANDS[0] + "\n")
         whole, out = median_time(lambda: run_piped(path), repeats)
         assert out.count(b"\n") == BATCH
+        # The same hands with a space after each: not the fixed-width shape, so line by line.
+        spaced = Path(tmp) / "spaced.txt"
+        spaced.write_text(path.read_text().replace("\n", " \n"))
+        by_line, same = median_time(lambda: run_piped(spaced), repeats)
+        assert same == out
         # The start: the same command on one line (Python, numpy, the tables from the cache).
         one, _ = median_time(lambda: run_piped(one_line), repeats)
     rate = BATCH / whole
@@ -132,6 +137,10 @@ def main() -> None:
         f"  whole command 'house-way -', {BATCH:,} lines piped in, JSON lines out: {whole:.2f} s,"
         f" {rate:,.0f} hands/s (>= 150,000; ratio {rate / 150_000:.2f});"
         f" {BATCH / (whole - one):,.0f} hands/s after the {one:.2f} s start"
+    )
+    print(
+        f"  the same lines with a space at the end (parsed line by line): {by_line:.2f} s,"
+        f" {BATCH / by_line:,.0f} hands/s"
     )
 
     best = values.best
