@@ -22,6 +22,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "paigow_reading_delta
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
+    sys.path.insert(0, str(SCRIPT.parent))  # the script imports its catalogue of readings
     spec = importlib.util.spec_from_file_location("paigow_reading_delta", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
