@@ -26,7 +26,7 @@ from handsolver.models.paigow_houseway import (
     rank_index,
 )
 from handsolver.models.poker import FLUSH, STRAIGHT, STRAIGHT_FLUSH
-from handsolver.solver.paigow.keys import LOW_POSITIONS, Tables, rank_codes
+from handsolver.solver.paigow.keys import LOW_POSITIONS, Tables, class_index
 
 PlanRule = Callable[[Sequence[int], bool, Plan], "Plan | None"]
 """A rank class's counts (the joker counted as an ace), whether it holds the joker, and the
@@ -76,7 +76,7 @@ def _choice_by(
     def rule(
         t: Tables, hands: np.ndarray, high: np.ndarray, low: np.ndarray, choice: np.ndarray
     ) -> np.ndarray:
-        index = np.searchsorted(t.class_codes, rank_codes(hands))
+        index = t.class_of[class_index(hands)]
         straight = np.isin(t.category[high], list(STRAIGHT_CATEGORIES))
         scored = np.where(straight, score(t, hands, high.astype(np.int64), low), -1)
         best = scored.argmax(axis=1)
@@ -95,7 +95,7 @@ def _sf_over(categories: frozenset[int], only_two_pair: bool) -> ChoiceRule:
     def rule(
         t: Tables, hands: np.ndarray, high: np.ndarray, low: np.ndarray, choice: np.ndarray
     ) -> np.ndarray:
-        index = np.searchsorted(t.class_codes, rank_codes(hands))
+        index = t.class_of[class_index(hands)]
         made = np.isin(t.category[high], list(categories))
         play = ~t.class_straight[index] & made.any(axis=1)
         if only_two_pair:

@@ -29,7 +29,7 @@ from handsolver.models.poker import (
     category_index,
     key_ranks,
 )
-from handsolver.solver.paigow.keys import HIGH_POSITIONS, high_keys
+from handsolver.solver.paigow.keys import class_index, setting_keys
 from handsolver.solver.paigow.rank_tables import other_ways
 from handsolver.solver.paigow.rank_tables import tables as house_tables
 
@@ -181,25 +181,17 @@ def frequencies(rules: Rules = DEFAULT_RULES, deck: Deck = FULL_DECK) -> dict[st
     in_deck = (t.flush_suited & ~deck_mask) == 0
     ways = 4 * other_ways(t, (avail - 1).clip(0)) * in_deck
     flush_type = type_of_key[_best_high(t, flush_reps)]
-    rank_class = np.searchsorted(t.class_codes, _rank_codes(flush_reps))
+    rank_class = t.class_of[class_index(flush_reps)]
     np.add.at(counts, flush_type, ways)
     np.subtract.at(counts, class_type[rank_class], ways)
     return {name: int(n) for name, n in zip(CATEGORIES, counts, strict=True)}
-
-
-def _rank_codes(hands: NDArray[np.int64]) -> NDArray[np.int64]:
-    from handsolver.solver.paigow.keys import rank_codes
-
-    return rank_codes(hands)
 
 
 def _best_high(t: Tables, hands: NDArray[np.int64]) -> NDArray[np.int64]:
     """The strongest high key among the 21 five-card parts of each sorted row."""
     import numpy as np
 
-    best = np.zeros(len(hands), dtype=np.int64)
-    for cols in HIGH_POSITIONS:
-        best = np.maximum(best, high_keys(t, hands[:, list(cols)]))
+    best: NDArray[np.int64] = setting_keys(t, hands)[0].max(axis=1).astype(np.int64)
     return best
 
 
