@@ -1,4 +1,5 @@
-"""The one way the tests start a Dask cluster: in this process, on loopback only, no dashboard."""
+"""The one way the tests start a Dask cluster: in this process, on loopback only, every port
+(the dashboard's too) chosen free, so test runs side by side never collide."""
 
 from __future__ import annotations
 
@@ -19,6 +20,6 @@ def local_cluster(workers: int = 1) -> Iterator[str]:
         processes=False,
         protocol="tcp",
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",  # None still takes the fixed port 8787
     ) as local:
         yield local.scheduler_address
