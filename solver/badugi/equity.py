@@ -1,9 +1,9 @@
 """Win, tie and loss after the draws, and the best discard: exact where it can be counted.
 
 Exact (every card sequence counted, fractions): heads-up with one draw left, both hands known
-(:mod:`.exact`), or a known hand drawing at most one card against an unknown one
-(:mod:`.unknown`).  Otherwise a Monte Carlo estimate with standard errors (:mod:`.montecarlo`).
-The best-discard table is exact when both hands are known.
+(:mod:`.exact`) or one of them unknown (:mod:`.unknown`), whatever each player draws.  Otherwise
+a Monte Carlo estimate with standard errors (:mod:`.montecarlo`).  The best-discard table is
+exact wherever the equity is.
 
 >>> from handsolver.models.badugi_draw import parse_situation
 >>> answer = draw_equity(parse_situation(["Ac 2d 3h Kh", "5c 6d 7h 8h"]))
@@ -23,7 +23,7 @@ from handsolver.models.badugi_draw import DrawRule, Situation, kept_cards
 from handsolver.models.cards import Card
 from handsolver.solver.badugi.exact import Counts, one_draw_counts
 from handsolver.solver.badugi.montecarlo import Tally, chunks, sample_chunk
-from handsolver.solver.badugi.unknown import MOST_DRAWN, unknown_counts
+from handsolver.solver.badugi.unknown import UnknownOpponent, unknown_counts
 
 T = TypeVar("T")
 Progress = Callable[[Iterable[T], int, str], Iterable[T]]
@@ -70,14 +70,8 @@ class Discard:
 
 
 def is_exact(spot: Situation) -> bool:
-    """Whether the spot is counted exactly: heads-up, one draw left, both hands known, or one
-    known hand drawing at most one card against an unknown one."""
-    if len(spot.hands) != 2 or spot.draws != 1 or spot.hands.count(None) == 2:
-        return False
-    if None not in spot.hands:
-        return True
-    known = 0 if spot.hands[0] is not None else 1
-    return HAND_SIZE - len(_keep(spot, known)) <= MOST_DRAWN
+    """Whether the spot is counted exactly: heads-up, one draw left, at least one hand known."""
+    return len(spot.hands) == 2 and spot.draws == 1 and spot.hands.count(None) < 2
 
 
 def _keep(spot: Situation, player: int) -> tuple[Card, ...]:
@@ -211,8 +205,8 @@ def best_discard(
         raise ValueError("the best discard needs the first player's hand")
     choices = keep_choices(hand)
     default = kept_cards(DrawRule(), hand, 0)
-    if is_exact(spot) and None not in spot.hands and not estimate:
-        equities = [_exact_share(exact_counts(spot, keep)).equity for keep in choices]
+    if is_exact(spot) and not estimate:
+        equities = _exact_equities(spot, choices, progress)
         best = max(equities)
         table = [
             Discard(keep, equity, best - equity, set(keep) == set(default))
@@ -237,3 +231,20 @@ def best_discard(
         ]
     order = {keep: index for index, keep in enumerate(choices)}
     return sorted(table, key=lambda row: (-row.equity, HAND_SIZE - len(row.keep), order[row.keep]))
+
+
+def _exact_equities(
+    spot: Situation, choices: list[tuple[Card, ...]], progress: Progress[Any] | None
+) -> list[Fraction]:
+    """The first player's exact equity for each keep choice (heads-up, one draw left)."""
+    rows: Iterable[tuple[Card, ...]] = choices
+    if progress is not None:
+        rows = progress(choices, len(choices), "keep choices")
+    if spot.hands[1] is not None:
+        return [Fraction(_exact_share(exact_counts(spot, keep)).equity) for keep in rows]
+    opponent = UnknownOpponent(spot.stub, spot.rules[1])
+    equities = []
+    for keep in rows:
+        counts = opponent.counts(keep)
+        equities.append(counts.win + counts.tie / 2)
+    return equities

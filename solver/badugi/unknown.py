@@ -1,31 +1,42 @@
-"""Exact heads-up equity with one draw left against an unknown hand, when the known player draws
-at most one card.
+"""Exact heads-up equity with one draw left against an unknown hand, whatever the known player
+draws.
 
-The unknown hand ``H`` is dealt from the stub ``Σ`` (``n`` cards), its rule keeps ``K ⊆ H`` and
-throws ``X = H - K`` (``b`` cards), the known player draws ``d`` (at most one card) from
-``Σ - H``, and the unknown player draws ``E`` (``b`` cards) from what is left.  Every ``(H, d,
-E)`` with the same ``b`` has the same probability, ``1 / (C(n, 4) C(n-4, a) C(n-4-a, b))``.
+The known player A keeps ``keep_a`` and draws ``D`` (``a`` cards).  The unknown hand ``H`` is
+dealt from the stub ``Σ`` (``n`` cards); its rule keeps ``K`` and throws ``X`` (``b`` cards), and
+it draws ``E`` (``b`` cards).  ``H``, ``D`` and ``E`` are disjoint, and every such triple with
+the same ``b`` has probability ``1 / (C(n, 4) C(n-4, a) C(n-4-a, b))``.  B's final hand is
+``Y = K + E``.  Listing the triples is up to 10**13 sequences; the count below never lists
+them.
 
-Enumerating them is about 10**8 sequences.  The count runs over the pairs ``(K, E)`` instead
-(about two million: the unknown player's kept cards and draw), with the thrown cards ``X``
-counted, not listed:
+1. **Throws counted, not listed.**  ``D`` must miss ``X``; by inclusion-exclusion over the
+   cards ``S`` of ``X`` that ``D`` holds, and over the cards ``T`` of ``E`` that ``X`` would
+   hold (``X`` must miss ``E``), every hand's contribution becomes a signed sum over
+   ``R ⊆ X`` and ``S ⊆ R`` of one quantity::
 
-- ``N_K(T)``, the number of hands that keep ``K`` and throw a superset of ``T``, is tabulated
-  once from the ``C(n, 4)`` hands;
-- the throws that avoid ``E`` number ``c_K(E) = Σ_{T ⊆ E} (-1)^|T| N_K(T)``;
-- for each such throw, the known player's winning draws are the winning cards of ``Σ`` less
-  the final hand ``Y = K + E`` and less ``X``.  Summed over the throws, the cards of ``X`` that
-  would have won are ``Σ_{T ⊆ E} (-1)^|T| G_{K,T}(g)`` with ``G_{K,T}(g) = Σ_x N_K(T + x)
-  [f(x) > g]``, a prefix sum over a table sorted by ``(K, T, f(x))``, less the terms with ``x``
-  in ``E``.
+       F(Z, S) = #{(Y, D) disjoint : Y ⊇ Z, D ⊇ S, A's key beats B's}
 
-So every count is a few table look-ups per ``(K, E)``, and the answer is exact.
+   with ``Z = K + (R - S)`` and sign ``(-1)**|R|`` — a count between two *partly known* hands,
+   ``|Z| + |S| <= 4``.  A hand throwing ``b`` cards gives ``3**b`` terms, about a million in
+   all, and equal ``(Z, S)`` are merged.
+2. **``F`` by the smaller side.**  With ``|S| <= 1``, ``F`` is a sum over B's final hands
+   ``Y ⊇ Z`` of ``W(S, Y)``, the draws of A holding ``S`` that miss ``Y`` and win; ``W`` is
+   tabulated for every ``Y`` (and every card ``S``) by inclusion-exclusion over the cards of
+   ``Y`` that ``D`` would hold, and summed up to every ``Z`` in one pass per size.  With
+   ``|S| >= 2``, A's side is nearly whole: ``F`` is a sum over A's completions ``D ⊇ S`` of
+   B's hands ``Y ⊇ Z`` that miss ``D`` and lose, again by inclusion-exclusion over ``D``.
+3. **Every look-up is an array index.**  Sets of up to four stub cards are numbered
+   (:mod:`.stub_sets`), keys are ranked, and "how many sets of four containing ``V`` rank below
+   ``x``" is a table over ``(V, x)`` for each side.  Ties are the same count with the
+   comparison moved by one rank.
+
+All counts are integers; the probabilities are exact fractions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from functools import cache
 from itertools import combinations
 from math import comb
 from typing import TYPE_CHECKING, NamedTuple
@@ -33,15 +44,13 @@ from typing import TYPE_CHECKING, NamedTuple
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import DrawRule, keep_masks
 from handsolver.models.cards import Card
-from handsolver.solver.badugi.exact import draw_combinations, final_keys
 
 if TYPE_CHECKING:
     import numpy as np
 
-_BASE = 53
-_T_SPACE = _BASE**3  # a thrown subset T has at most three cards (a hand keeps at least one)
-_KEY_SPACE = 1 << 19
-MOST_DRAWN = 1  # the known player's largest draw this method counts
+    from handsolver.solver.badugi.stub_sets import StubSets
+
+_CHUNK = 1 << 21  # rows of intermediate arrays at a time (memory stays near 100 MB)
 
 
 class UnknownCounts(NamedTuple):
@@ -53,25 +62,12 @@ class UnknownCounts(NamedTuple):
     sequences: int
 
 
-def _codes(cards: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Base-53 codes of the masked cards of each row, in row order (a set's code)."""
-    import numpy as np
+class _Queries(NamedTuple):
+    """The merged ``(Z, S)`` of one size pair, with each throw size's coefficient."""
 
-    digit = np.cumsum(mask, axis=1) - 1
-    terms = np.where(mask, (cards + 1) * _BASE ** np.maximum(digit, 0), 0)
-    out: np.ndarray = terms.sum(axis=1)
-    return out
-
-
-def _lookup(keys: np.ndarray, values: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    """``values`` at ``queries`` in the sorted ``keys``, 0 where a query is absent."""
-    import numpy as np
-
-    at = np.searchsorted(keys, queries)
-    at = np.minimum(at, len(keys) - 1)
-    found = keys[at] == queries
-    out: np.ndarray = np.where(found, values[at], 0)
-    return out
+    z_ids: np.ndarray
+    s_ids: np.ndarray
+    coefficients: np.ndarray  # (queries, 4): by the unknown hand's throw size b
 
 
 def unknown_counts(
@@ -89,170 +85,310 @@ def unknown_counts(
     >>> unknown_counts(stub, parse_cards("Ac 2d 3h"), 1, DrawRule()).sequences
     4060842368
 
-    ``progress`` wraps the loop over the unknown hand's draw sizes (a progress bar).
+    ``progress`` wraps the loop over the stages of the count (a progress bar).
+    """
+    if len(keep_a) + draw_a != HAND_SIZE:
+        raise ValueError("the known hand keeps and draws four cards in all")
+    return UnknownOpponent(stub, rule_b).counts(keep_a, progress)
+
+
+class UnknownOpponent:
+    """An unknown hand dealt from ``stub`` that draws once by ``rule_b``: the part of the count
+    every known hand shares (B's hands, kept sets, key ranks and the ``(Z, S)`` asked for)."""
+
+    def __init__(self, stub: Sequence[Card], rule_b: DrawRule) -> None:
+        import numpy as np
+
+        from handsolver.solver.badugi.exact import final_keys
+        from handsolver.solver.badugi.stub_sets import StubSets, superset_counts
+
+        self.cards = np.array(sorted(stub), dtype=np.int64)
+        self.sets = sets = StubSets(len(self.cards))
+        hands = self.cards[sets.members[HAND_SIZE]]
+        kept = keep_masks(rule_b, hands, 0)
+        self.throws = np.bincount(HAND_SIZE - kept.sum(axis=1), minlength=HAND_SIZE + 1)
+        self.queries = _queries(sets, kept)
+        self.rank_b = np.append(_ranks(final_keys([], hands)), _WIDTH)  # "no set": never below
+        # below_b[k][v, x]: B's final hands containing set v (of k cards) ranked below x.
+        self.below_b = superset_counts(sets, HAND_SIZE, self.rank_b[:-1], _WIDTH, above=False)
+
+    def counts(
+        self,
+        keep_a: Sequence[Card],
+        progress: Callable[[Iterable[int], int, str], Iterable[int]] | None = None,
+    ) -> UnknownCounts:
+        """The exact shares of a known hand that keeps ``keep_a`` and draws the rest."""
+        import numpy as np
+
+        n = self.sets.n
+        a = HAND_SIZE - len(keep_a)
+        most_thrown = max(b for b in range(HAND_SIZE + 1) if self.throws[b])
+        if n < HAND_SIZE + a + most_thrown:
+            raise ValueError(f"{n} cards cannot deal a hand and both draws")
+        tables = _Tables(self, keep_a, a)
+        totals = np.zeros((2, HAND_SIZE), dtype=object)  # (wins or wins and ties, b)
+        ordered = sorted(key for key in self.queries if key[1] <= a)  # A's draw holds S
+        stages: Iterable[int] = range(len(ordered))
+        if progress is not None:
+            stages = progress(stages, len(ordered), "stages")
+        for stage in stages:
+            z, s = ordered[stage]
+            batch = self.queries[(z, s)]
+            count = tables.small if s <= 1 else tables.by_draws
+            values = count(z, s, batch.z_ids, batch.s_ids)
+            for shifted in range(2):
+                totals[shifted] += _exact_dot(values[shifted], batch.coefficients)
+
+        win = tie = Fraction(0)
+        sequences = 0
+        for b in range(HAND_SIZE):
+            if not self.throws[b]:
+                continue
+            deals = comb(n - HAND_SIZE, a) * comb(n - HAND_SIZE - a, b)
+            weight = comb(n, HAND_SIZE) * deals
+            win += Fraction(int(totals[0][b]), weight)
+            tie += Fraction(int(totals[1][b] - totals[0][b]), weight)
+            sequences += int(self.throws[b]) * deals
+        return UnknownCounts(win, tie, 1 - win - tie, sequences)
+
+
+@cache
+def _all_keys() -> np.ndarray:
+    """Every distinct badugi key of four cards, ascending (1,092 of them)."""
+    import numpy as np
+
+    from handsolver.solver.badugi.exact import key_table
+
+    return np.unique(key_table())
+
+
+def _ranks(keys: np.ndarray) -> np.ndarray:
+    """Each key's place among :func:`_all_keys`."""
+    import numpy as np
+
+    out: np.ndarray = np.searchsorted(_all_keys(), keys)
+    return out
+
+
+_WIDTH = 1092 + 2  # ranks, one past them (a comparison), and one more (ties)
+
+
+def _exact_dot(values: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
+    """``values @ coefficients`` in Python integers (a sum of up to 10**6 products of 10**10
+    and 10**4 can pass 2**63)."""
+    import numpy as np
+
+    out = np.zeros(coefficients.shape[1], dtype=object)
+    for b in range(coefficients.shape[1]):
+        column = coefficients[:, b]
+        used = np.flatnonzero(column)
+        out[b] = sum(map(int.__mul__, values[used].tolist(), column[used].tolist()))
+    return out
+
+
+def _queries(sets: StubSets, kept: np.ndarray) -> dict[tuple[int, int], _Queries]:
+    """Every ``(Z, S)`` the hands ask for, merged, by ``(|Z|, |S|)``.
+
+    Hand ``K + X`` asks, for each ``R ⊆ X`` and ``S ⊆ R``, for ``F(K + R - S, S)`` with sign
+    ``(-1)**|R|``, counted under its throw size ``b = |X|``.
     """
     import numpy as np
 
-    if draw_a > MOST_DRAWN:
-        raise ValueError(f"counts a known draw of at most {MOST_DRAWN} card, not {draw_a}")
-    n = len(stub)
-    cards = np.array(sorted(stub), dtype=np.int64)
-    hands = draw_combinations(cards.tolist(), HAND_SIZE)
-    kept = keep_masks(rule_b, hands, 0)
-    k_codes = _codes(hands, kept)
-    k_unique, k_first, k_id = np.unique(k_codes, return_index=True, return_inverse=True)
-    k_id = k_id.ravel()
-    k_size = kept[k_first].sum(axis=1)
+    from handsolver.solver.badugi.stub_sets import set_ids
 
-    # N_K(T) for every hand's K and every subset T of its throw.
-    entries = []
-    for size in range(HAND_SIZE + 1):
-        for positions in combinations(range(HAND_SIZE), size):
-            chosen = np.zeros((len(hands), HAND_SIZE), dtype=bool)
-            chosen[:, list(positions)] = True
-            rows = np.flatnonzero((chosen & ~kept).sum(axis=1) == size)
-            entries.append(k_id[rows] * _T_SPACE + _codes(hands[rows], chosen[rows]))
-    n_keys, n_counts = np.unique(np.concatenate(entries), return_counts=True)
+    members = sets.members[HAND_SIZE]
+    patterns = kept @ (1 << np.arange(HAND_SIZE))
+    parts: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
+    for pattern in np.unique(patterns).tolist():
+        rows = members[patterns == pattern]
+        keep = [i for i in range(HAND_SIZE) if pattern >> i & 1]
+        throw = [i for i in range(HAND_SIZE) if not pattern >> i & 1]
+        b = len(throw)
+        for r in range(b + 1):
+            for held in combinations(throw, r):
+                for s in range(r + 1):
+                    for drawn in combinations(held, s):
+                        z_positions = sorted(keep + [i for i in held if i not in drawn])
+                        z_ids = set_ids(rows[:, z_positions])
+                        s_ids = set_ids(rows[:, list(drawn)])
+                        sign = np.full(len(rows), -1 if r % 2 else 1, dtype=np.int64)
+                        parts.setdefault((len(z_positions), s), []).append((z_ids, s_ids, sign, b))
+    queries = {}
+    for (z, s), pieces in parts.items():
+        codes = np.concatenate([z_ids * sets.counts[s] + s_ids for z_ids, s_ids, _, _ in pieces])
+        signs = np.concatenate([sign for _, _, sign, _ in pieces])
+        throw_sizes = np.concatenate([np.full(len(sign), b) for _, _, sign, b in pieces])
+        unique, inverse = np.unique(codes, return_inverse=True)
+        coefficients = np.zeros((len(unique), HAND_SIZE), dtype=np.int64)
+        np.add.at(coefficients, (inverse.ravel(), throw_sizes), signs)
+        keep_rows = coefficients.any(axis=1)
+        unique, coefficients = unique[keep_rows], coefficients[keep_rows]
+        queries[(z, s)] = _Queries(unique // sets.counts[s], unique % sets.counts[s], coefficients)
+    return queries
 
-    # The known player's key with each card of the stub (or alone, standing pat).
-    if draw_a:
-        card_keys = np.zeros(52, dtype=np.int64)
-        card_keys[cards] = final_keys(keep_a, cards.reshape(-1, 1))
-        sorted_keys = np.sort(card_keys[cards])
-        g_table = _g_table(n_keys, n_counts, card_keys)
-    else:
-        (pat_key,) = final_keys(keep_a, np.zeros((1, 0), dtype=np.int64))
 
-    win = tie = Fraction(0)
-    sequences = 0
-    sizes: Iterable[int] = sorted(set((HAND_SIZE - k_size).tolist()))
-    if progress is not None:
-        sizes = progress(sizes, len(list(sizes)), "draw sizes")
-    for b in sizes:
-        ks = np.flatnonzero(HAND_SIZE - k_size == b)
-        keep_cards = np.sort(np.where(kept[k_first[ks]], hands[k_first[ks]], 99), axis=1)[
-            :, : HAND_SIZE - b
+class _Tables:
+    """The counts over supersets for one known hand against an :class:`UnknownOpponent`."""
+
+    def __init__(self, opponent: UnknownOpponent, keep_a: Sequence[Card], a: int) -> None:
+        import numpy as np
+
+        from handsolver.solver.badugi.exact import final_keys
+        from handsolver.solver.badugi.stub_sets import superset_counts
+
+        self.sets, self.a = opponent.sets, a
+        self.rank_b, self.below_b = opponent.rank_b, opponent.below_b
+        rank_a = _ranks(final_keys(keep_a, opponent.cards[self.sets.members[a]]))
+        self.rank_a = np.append(rank_a, -1)  # "no set": never at least anything
+        # at_least_a[k][v, y]: A's draws containing set v (of k cards) ranked at least y.
+        self.at_least_a = superset_counts(self.sets, a, rank_a, _WIDTH, above=True)
+        self._small: dict[int, list[list[np.ndarray]]] = {}
+
+    # --- the two sides' look-ups: wins, and wins or ties ------------------------------------
+
+    def _a_side(self, k: int, ids: np.ndarray, b_rank: np.ndarray) -> tuple[np.ndarray, ...]:
+        """A's draws containing set ``ids`` (of ``k`` cards) that beat, and that beat or tie,
+        a hand of rank ``b_rank``."""
+        if k < self.a:
+            table = self.at_least_a[k]
+            flat = table.ravel()
+            at = ids * table.shape[1] + b_rank
+            return flat[at + 1], flat[at]
+        rank = self.rank_a[ids]
+        return rank > b_rank, rank >= b_rank
+
+    def _b_side(self, k: int, ids: np.ndarray, a_rank: np.ndarray) -> tuple[np.ndarray, ...]:
+        """B's hands containing set ``ids`` (of ``k`` cards) that lose, and that lose or tie,
+        to a draw of rank ``a_rank``."""
+        if k < HAND_SIZE:
+            table = self.below_b[k]
+            flat = table.ravel()
+            at = ids * table.shape[1] + a_rank
+            return flat[at], flat[at + 1]
+        rank = self.rank_b[ids]
+        return rank < a_rank, rank <= a_rank
+
+    # --- |S| <= 1: over B's final hands ------------------------------------------------------
+
+    def small(self, z: int, s: int, z_ids: np.ndarray, s_ids: np.ndarray) -> np.ndarray:
+        """``F(Z, S)`` for ``|S| <= 1``, win and win-or-tie: ``(2, queries)``."""
+        import numpy as np
+
+        if s not in self._small:
+            self._small[s] = self._upward(self._w_cards() if s else self._w_empty())
+        level = self._small[s][z]
+        return np.stack(
+            [level[shift][z_ids, s_ids] if s else level[shift][z_ids] for shift in range(2)]
+        )
+
+    def _w_empty(self) -> list[np.ndarray]:
+        """``W(∅, Y)`` for every ``Y``: A's draws missing ``Y`` that win (tie or win)."""
+        import numpy as np
+
+        sets = self.sets
+        b_rank = self.rank_b[:-1]
+        out = [np.zeros(sets.counts[HAND_SIZE], dtype=np.int64) for _ in range(2)]
+        for k in range(min(self.a, HAND_SIZE) + 1):
+            for positions in combinations(range(HAND_SIZE), k):
+                ids = sets.subset_ids(HAND_SIZE, positions)
+                for shift, counts in enumerate(self._a_side(k, ids, b_rank)):
+                    out[shift] += (-1) ** k * counts
+        return out
+
+    def _w_cards(self) -> list[np.ndarray]:
+        """``W({x}, Y)`` for every ``Y`` and card ``x``: ``(C(n, 4), n)`` per shift."""
+        import numpy as np
+
+        sets = self.sets
+        members = sets.members[HAND_SIZE]
+        out = [np.zeros((sets.counts[HAND_SIZE], sets.n), dtype=np.int64) for _ in range(2)]
+        subsets = [
+            (k, sets.subset_ids(HAND_SIZE, positions))
+            for k in range(self.a)
+            for positions in combinations(range(HAND_SIZE), k)
         ]
-        draws = draw_combinations(cards.tolist(), b)
-        # Every (K, E) with E clear of K.
-        pair_k = np.repeat(np.arange(len(ks)), len(draws))
-        pair_e = np.tile(np.arange(len(draws)), len(ks))
-        clear = ~(draws[pair_e][:, :, None] == keep_cards[pair_k][:, None, :]).any(axis=(1, 2))
-        pair_k, pair_e = pair_k[clear], pair_e[clear]
-        kid = ks[pair_k]
-        e_cards = draws[pair_e]
-        finals = np.hstack([keep_cards[pair_k], e_cards])
-        g = final_keys([], finals)
-        throws = np.zeros(len(kid), dtype=np.int64)  # c_K(E)
-        for size in range(b + 1):
-            for positions in combinations(range(b), size):
-                code = np.zeros(len(kid), dtype=np.int64)
-                for digit, position in enumerate(positions):
-                    code += (e_cards[:, position] + 1) * _BASE**digit
-                found = _lookup(n_keys, n_counts, kid * _T_SPACE + code)
-                throws += -found if size % 2 else found
-        sequences_b = int(throws.sum()) * (n - HAND_SIZE - b if draw_a else 1)
-        if draw_a:
-            won, tied = _one_card_counts(
-                kid, e_cards, finals, g, throws, card_keys, sorted_keys, n_keys, n_counts, g_table
+        step = max(1, _CHUNK // sets.n)
+        for start in range(0, len(members), step):
+            rows = slice(start, start + step)
+            b_rank = self.rank_b[:-1][rows, None]
+            for k, ids in subsets:
+                with_card = sets.plus[k][ids[rows]]
+                for shift, counts in enumerate(self._a_side(k + 1, with_card, b_rank)):
+                    out[shift][rows] += (-1) ** k * counts
+            inside = (members[rows, :, None] == np.arange(sets.n)).any(axis=1)
+            for shift in range(2):
+                out[shift][rows][inside] = 0
+        return out
+
+    def _upward(self, top: list[np.ndarray]) -> list[list[np.ndarray]]:
+        """Sums over supersets: level ``k`` holds ``sum over Y ⊇ Z`` of the top level, for every
+        ``Z`` of ``k`` cards (each ``Y`` is reached through ``4 - k`` cards, hence the
+        division)."""
+        import numpy as np
+
+        sets = self.sets
+        levels: list[list[np.ndarray]] = [[] for _ in range(HAND_SIZE + 1)]
+        levels[HAND_SIZE] = top
+        for k in range(HAND_SIZE - 1, 0, -1):
+            for shift in range(2):
+                above = levels[k + 1][shift]
+                padded = np.concatenate([above, np.zeros((1, *above.shape[1:]), above.dtype)])
+                plus = sets.plus[k][:-1]
+                level = np.zeros((len(plus), *above.shape[1:]), dtype=np.int64)
+                step = max(1, _CHUNK // (sets.n * max(1, above[0].size)))
+                for start in range(0, len(plus), step):
+                    level[start : start + step] = padded[plus[start : start + step]].sum(axis=1)
+                levels[k].append(level // (HAND_SIZE - k))
+        return levels
+
+    # --- |S| >= 2: over A's completions ------------------------------------------------------
+
+    def by_draws(self, z: int, s: int, z_ids: np.ndarray, s_ids: np.ndarray) -> np.ndarray:
+        """``F(Z, S)`` for ``|S| >= 2``, win and win-or-tie: ``(2, queries)``.
+
+        For each query, every completion ``D = S + D'`` clear of ``Z``, and B's hands
+        ``Y ⊇ Z`` that miss ``D`` and lose: inclusion-exclusion over ``U ⊆ D``.
+        """
+        import numpy as np
+
+        sets, a = self.sets, self.a
+        plus = sets.plus
+        m = a - s  # cards A still draws
+        completions = sets.members[m]
+        s_cards = sets.members[s][s_ids]
+        # Z + U for every U ⊆ S small enough, per query: {U (positions in S): ids}.
+        bases: dict[tuple[int, ...], np.ndarray] = {(): z_ids}
+        for k in range(1, min(s, HAND_SIZE - z) + 1):
+            for positions in combinations(range(s), k):
+                bases[positions] = plus[z + k - 1][bases[positions[:-1]], s_cards[:, positions[-1]]]
+        out = np.zeros((2, len(z_ids)), dtype=np.int64)
+        step = max(1, _CHUNK // len(completions))
+        for start in range(0, len(z_ids), step):
+            rows = np.arange(start, min(start + step, len(z_ids)))
+            whole, clear = s_ids[rows, None], z_ids[rows, None]
+            for j in range(m):
+                whole = plus[s + j][whole, completions[:, j]]
+                clear = plus[z + j][clear, completions[:, j]]
+            query, completion = np.nonzero(
+                (whole != sets.counts[a]) & (clear != sets.counts[z + m])
             )
-        else:
-            won = int(throws[pat_key > g].sum())
-            tied = int(throws[pat_key == g].sum())
-        weight = comb(n, HAND_SIZE) * comb(n - HAND_SIZE, draw_a) * comb(n - HAND_SIZE - draw_a, b)
-        win += Fraction(won, weight)
-        tie += Fraction(tied, weight)
-        sequences += sequences_b
-    return UnknownCounts(win, tie, 1 - win - tie, sequences)
-
-
-class _GTable(NamedTuple):
-    """``G_{K,T}(g)`` as prefix sums: entries sorted by ``((K, T), f(x))``."""
-
-    keys: np.ndarray  # (K, T) * KEY_SPACE + f(x), sorted
-    cumulative: np.ndarray  # weights summed up to and including each entry
-
-
-def _g_table(n_keys: np.ndarray, n_counts: np.ndarray, card_keys: np.ndarray) -> _GTable:
-    """Entries ``(K, T = R - x, f(x))`` weighted ``N_K(R)`` for every tabulated ``R`` and
-    ``x`` in ``R``."""
-    import numpy as np
-
-    groups, codes = n_keys // _T_SPACE, n_keys % _T_SPACE
-    digits = [(codes // _BASE**i) % _BASE for i in range(3)]  # card + 1, or 0
-    parts_key, parts_weight = [], []
-    for drop in range(3):
-        has = digits[drop] > 0
-        rest = np.zeros(len(codes), dtype=np.int64)
-        place = 0
-        for i in range(3):
-            if i == drop:
-                continue
-            rest += digits[i] * _BASE**place
-            place += 1
-        x = np.maximum(digits[drop] - 1, 0)
-        key = (groups * _T_SPACE + rest) * _KEY_SPACE + card_keys[x]
-        parts_key.append(key[has])
-        parts_weight.append(n_counts[has])
-    keys = np.concatenate(parts_key)
-    weights = np.concatenate(parts_weight)
-    order = np.argsort(keys, kind="stable")
-    return _GTable(keys[order], np.cumsum(weights[order]))
-
-
-def _g_sums(table: _GTable, group: np.ndarray, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``G`` above ``g`` and at ``g`` for each ``(K, T)`` group: weights with ``f(x) > g`` and
-    with ``f(x) == g``."""
-    import numpy as np
-
-    cumulative = np.concatenate([[0], table.cumulative])
-    base = group * _KEY_SPACE
-    end = np.searchsorted(table.keys, base + _KEY_SPACE, side="left")
-    below = np.searchsorted(table.keys, base + g, side="left")
-    through = np.searchsorted(table.keys, base + g, side="right")
-    above: np.ndarray = cumulative[end] - cumulative[through]
-    equal: np.ndarray = cumulative[through] - cumulative[below]
-    return above, equal
-
-
-def _one_card_counts(
-    kid: np.ndarray,
-    e_cards: np.ndarray,
-    finals: np.ndarray,
-    g: np.ndarray,
-    throws: np.ndarray,
-    card_keys: np.ndarray,
-    sorted_keys: np.ndarray,
-    n_keys: np.ndarray,
-    n_counts: np.ndarray,
-    g_table: _GTable,
-) -> tuple[int, int]:
-    """Wins and ties of a one-card draw over every ``(K, X, E, d)``, summed for these rows."""
-    import numpy as np
-
-    # Winning (tying) cards of the stub less the final hand Y.
-    final_f = card_keys[finals]
-    above = len(sorted_keys) - np.searchsorted(sorted_keys, g, side="right")
-    above -= (final_f > g[:, None]).sum(axis=1)
-    equal = np.searchsorted(sorted_keys, g, side="right") - np.searchsorted(sorted_keys, g)
-    equal -= (final_f == g[:, None]).sum(axis=1)
-    won = throws * above
-    tied = throws * equal
-    # Less the winning (tying) cards of each throw X, summed over the throws avoiding E.
-    b = e_cards.shape[1]
-    for size in range(b + 1):
-        for positions in combinations(range(b), size):
-            code = np.zeros(len(kid), dtype=np.int64)
-            for digit, position in enumerate(positions):
-                code += (e_cards[:, position] + 1) * _BASE**digit
-            sign = -1 if size % 2 else 1
-            g_above, g_equal = _g_sums(g_table, kid * _T_SPACE + code, g)
-            won -= sign * g_above
-            tied -= sign * g_equal
-            if size:
-                # The terms with x in E: R = T here, x one of its cards.
-                count = _lookup(n_keys, n_counts, kid * _T_SPACE + code)
-                in_f = card_keys[e_cards[:, list(positions)]]
-                won -= sign * count * (in_f > g[:, None]).sum(axis=1)
-                tied -= sign * count * (in_f == g[:, None]).sum(axis=1)
-    return int(won.sum()), int(tied.sum())
+            a_rank = self.rank_a[whole[query, completion]]
+            query_rows = rows[query]
+            drawn = completions[completion]
+            totals = [np.zeros(len(query), dtype=np.int64) for _ in range(2)]
+            for held, base in bases.items():
+                # Z + U for U = (held cards of S) + (cards of D'), built one card at a time.
+                grown: dict[tuple[int, ...], np.ndarray] = {(): base[query_rows]}
+                for k in range(0, min(m, HAND_SIZE - z - len(held)) + 1):
+                    for extra in combinations(range(m), k):
+                        if extra:
+                            grown[extra] = plus[z + len(held) + k - 1][
+                                grown[extra[:-1]], drawn[:, extra[-1]]
+                            ]
+                        sign = -1 if (len(held) + k) % 2 else 1
+                        size = z + len(held) + k
+                        for shift, counts in enumerate(self._b_side(size, grown[extra], a_rank)):
+                            totals[shift] += sign * counts
+            for shift in range(2):
+                out[shift, rows] = np.bincount(query, totals[shift], minlength=len(rows))
+        return out

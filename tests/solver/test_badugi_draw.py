@@ -168,6 +168,16 @@ UNKNOWN = [
     ("A234", ["?", "Ac 2d 3h 4s"], {"rules": ["break:3"]}),  # the unknown hand first
     ("A2345", ["Ac 2d 5h 3c", "?"], {"dead": "5s 4s 4d"}),
     ("A234", ["Ac 2d 4h 3s", "?"], {"rules": ["break:3", "pat:3"]}),
+    # the known hand drawing two, three and four cards; the unknown one first; dead cards
+    ("A234", ["Ac 2c 3h 3d", "?"], {}),
+    ("A234", ["Ac Ad 3h 3d", "?"], {"rules": ["best", "break:3"]}),
+    ("A234", ["Ac Ad Ah 3d", "?"], {"dead": "4s"}),
+    ("A234", ["Ac 2c 3c 4c", "?"], {}),
+    ("A234", ["Ac Ad Ah As", "?"], {"keep": ""}),
+    ("A234", ["?", "Ac 2c 3h 4s"], {"rules": ["pat:3", "keep:2c"]}),
+    ("A2345", ["Ac 2c 3h 3d", "?"], {"dead": "5s 5h 4d"}),
+    ("A2345", ["Ac 2c 3c 5d", "?"], {"dead": "5s 5h 4d", "rules": ["best", "break:4"]}),
+    ("A2345", ["Ac Ad 2c 2d", "?"], {"dead": "5s 4d 3h", "keep": ""}),
 ]
 
 
@@ -207,6 +217,20 @@ def test_discard_table_equals_the_brute_force_for_every_choice() -> None:
     assert set(next(r for r in table if r.default).keep) == played(hand)
 
 
+def test_discard_table_against_an_unknown_hand_equals_the_brute_force() -> None:
+    spot = reduced("A234", ["Ac 2c 3h 3d", "?"], dead="4s")
+    assert is_exact(spot)
+    table = best_discard(spot)
+    assert len({row.keep for row in table}) == 16
+    for row in table:
+        spec = "keep:" + " ".join(STANDARD.format(c) for c in row.keep)
+        forced = parse_situation(
+            ["Ac 2c 3h 3d", "?"], dead=STANDARD.format_cards(spot.dead), rules=[spec]
+        )
+        assert row.equity == brute(forced)[0][2]
+    assert [row.equity for row in table] == sorted((row.equity for row in table), reverse=True)
+
+
 # --- estimates against exact answers ----------------------------------------------------------
 
 
@@ -228,6 +252,17 @@ def test_one_draw_estimate_agrees_with_the_exact_answer(
         assert _close(float(guess.equity), Fraction(share.equity), guess.stderr["equity"])
 
 
+def test_unknown_opponent_estimate_agrees_with_the_exact_answer() -> None:
+    spot = parse_situation(["Ac 2c 3h Kh", "?"])  # the full deck, the known hand drawing two
+    exact = draw_equity(spot)
+    estimate = draw_equity(spot, samples=40_000, seed=9, estimate=True)
+    assert exact.exact and not estimate.exact
+    for guess, share in zip(estimate.players, exact.players, strict=True):
+        assert guess.stderr is not None
+        assert _close(float(guess.win), Fraction(share.win), guess.stderr["win"])
+        assert _close(float(guess.equity), Fraction(share.equity), guess.stderr["equity"])
+
+
 def test_one_draw_discard_estimates_agree_with_the_exact_table() -> None:
     spot = reduced("A23456", ["Ac 2d 5h 5s", "4c 3d 2h 2s"])
     exact = {row.keep: row.equity for row in best_discard(spot)}
@@ -239,7 +274,7 @@ def test_one_draw_discard_estimates_agree_with_the_exact_table() -> None:
 TWO_DRAWS = [
     ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2}),
     ("A2345", ["Ac 2d 3h 4s", "4c 5d 2h 2s"], {"draws": 2, "rules": ["break:3"]}),
-    ("A234", ["Ac 2c 3h 3d", "?"], {}),  # an unknown opponent, the known hand drawing two
+    ("A2345", ["Ac 2c 3h 3d", "?"], {"draws": 2, "rules": ["best", "pat"], "dead": "5s 5h"}),
     ("A2345", ["Ac 2d 3h 3c", "4c 5d 5h 2s", "?"], {"rules": ["best", "best", "pat"]}),
 ]
 
