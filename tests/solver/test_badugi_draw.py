@@ -18,8 +18,9 @@ from math import comb
 import pytest
 
 from handsolver.models.badugi_draw import Situation, parse_situation
-from handsolver.models.cards import STANDARD, Card
+from handsolver.models.cards import STANDARD, Card, parse_cards
 from handsolver.solver.badugi.equity import best_discard, draw_equity, is_exact, keep_choices
+from handsolver.solver.badugi.unknown import unknown_counts
 
 # --- the brute force --------------------------------------------------------------------------
 
@@ -190,6 +191,26 @@ def test_unknown_opponent_exact_equals_the_brute_force(
     answer = draw_equity(spot)
     for share, (win, tie, equity) in zip(answer.players, brute(spot), strict=True):
         assert (share.win, share.tie, share.equity) == (win, tie, equity)
+
+
+@pytest.mark.parametrize(
+    ("hand", "keep"), [("Ac 2c 3h 3d", "Ac 3d"), ("Ac 2c 3c 4c", "Ac"), ("Ac 2c 3c 4c", "")]
+)
+def test_a_bigger_draw_is_the_mean_over_its_first_card(hand: str, keep: str) -> None:
+    """On a seven-rank deck (too big for the brute force): A drawing ``a`` cards is A drawing
+    one card ``c`` first, uniform over the stub, then ``a - 1`` against an unknown hand dealt
+    from the stub less ``c`` — each count by a different route through the engine."""
+    spot = reduced("A234567", [hand, "?"])
+    kept = parse_cards(keep)
+    whole = unknown_counts(spot.stub, kept, 4 - len(kept), spot.rules[1])
+    parts = [
+        unknown_counts([d for d in spot.stub if d != c], (*kept, c), 3 - len(kept), spot.rules[1])
+        for c in spot.stub
+    ]
+    n = len(spot.stub)
+    assert whole.win == sum(part.win for part in parts) / n
+    assert whole.tie == sum(part.tie for part in parts) / n
+    assert whole.sequences * (4 - len(kept)) == sum(part.sequences for part in parts)
 
 
 def test_sequence_count_is_every_pair_of_draws() -> None:
