@@ -302,8 +302,8 @@ def draw(
     scheduler: SchedulerOption = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Win, tie and loss after the draws: exact heads-up with one draw left and known hands,
-    else a Monte Carlo estimate with standard errors.
+    """Win, tie and loss after the draws: exact heads-up with one draw left (a known hand against
+    a known or an unknown one), else a Monte Carlo estimate with standard errors.
 
     Example: handsolver badugi draw "Ac 2d 3h Kh" "5c 6d 7h 8h" --best-discard
     """
