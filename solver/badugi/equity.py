@@ -1,9 +1,10 @@
 """Win, tie and loss after the draws, and the best discard: exact where it can be counted.
 
 Exact (every card sequence counted, fractions): heads-up with one draw left, both hands known
-(:mod:`.exact`) or one of them unknown (:mod:`.unknown`), whatever each player draws.  Otherwise
-a Monte Carlo estimate with standard errors (:mod:`.montecarlo`).  The best-discard table is
-exact wherever the equity is.
+(:mod:`.exact`) or one of them unknown (:mod:`.unknown`), whatever each player draws; and
+heads-up with two or three draws left and both hands known, where each player's ways to draw
+are few enough to list (:mod:`.paths`).  Otherwise a Monte Carlo estimate with standard errors
+(:mod:`.montecarlo`).  The best-discard table is exact wherever all 16 choices are.
 
 >>> from handsolver.models.badugi_draw import parse_situation
 >>> answer = draw_equity(parse_situation(["Ac 2d 3h Kh", "5c 6d 7h 8h"]))
@@ -20,9 +21,10 @@ from typing import Any, TypeVar
 
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import DrawRule, Situation, kept_cards
-from handsolver.models.cards import Card
+from handsolver.models.cards import Card, InputError
 from handsolver.solver.badugi.exact import Counts, one_draw_counts
 from handsolver.solver.badugi.montecarlo import Tally, chunks, sample_chunk
+from handsolver.solver.badugi.paths import path_counts
 from handsolver.solver.badugi.unknown import UnknownOpponent, unknown_counts
 
 T = TypeVar("T")
@@ -70,8 +72,11 @@ class Discard:
 
 
 def is_exact(spot: Situation) -> bool:
-    """Whether the spot is counted exactly: heads-up, one draw left, at least one hand known."""
-    return len(spot.hands) == 2 and spot.draws == 1 and spot.hands.count(None) < 2
+    """Whether the spot is counted exactly: heads-up, and either one draw left with at least one
+    hand known, or both hands known with few enough card sequences (:mod:`.paths`)."""
+    if len(spot.hands) != 2 or spot.hands.count(None) == 2:
+        return False
+    return spot.draws == 1 or path_counts(spot) is not None
 
 
 def _keep(spot: Situation, player: int) -> tuple[Card, ...]:
@@ -132,6 +137,8 @@ def draw_equity(
     where the answer could be counted, to compare the two)."""
     if is_exact(spot) and not estimate and None in spot.hands:
         return _unknown_answer(spot, progress)
+    if is_exact(spot) and not estimate and spot.draws > 1:
+        return _path_answer(spot)
     if is_exact(spot) and not estimate:
         counts = exact_counts(spot)
         return Answer(
@@ -174,6 +181,14 @@ def _unknown_answer(spot: Situation, progress: Progress[Any] | None) -> Answer:
     return Answer(spot.draws, True, players, sequences=counts.sequences)
 
 
+def _path_answer(spot: Situation) -> Answer:
+    counts = path_counts(spot)
+    assert counts is not None
+    mine = Share(counts.win, counts.tie, counts.loss, counts.win + counts.tie / 2)
+    theirs = Share(counts.loss, counts.tie, counts.win, counts.loss + counts.tie / 2)
+    return Answer(spot.draws, True, (mine, theirs), sequences=counts.sequences)
+
+
 def keep_choices(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:
     """The 16 keep/throw choices of a 4-card hand, from keeping all to throwing all."""
     return [
@@ -203,10 +218,16 @@ def best_discard(
     hand = spot.hands[0]
     if hand is None:
         raise ValueError("the best discard needs the first player's hand")
+    need = spot.cards_needed() - spot.rules[0].most_drawn(0) + HAND_SIZE
+    if need > len(spot.stub):
+        raise InputError(
+            f"too few cards for the best-discard table: {len(spot.stub)} left, and throwing "
+            f"all four may need {need} (no reshuffle of discards)"
+        )
     choices = keep_choices(hand)
     default = kept_cards(DrawRule(), hand, 0)
-    if is_exact(spot) and not estimate:
-        equities = _exact_equities(spot, choices, progress)
+    equities = _exact_equities(spot, choices, progress) if is_exact(spot) and not estimate else None
+    if equities is not None:
         best = max(equities)
         table = [
             Discard(keep, equity, best - equity, set(keep) == set(default))
@@ -235,11 +256,20 @@ def best_discard(
 
 def _exact_equities(
     spot: Situation, choices: list[tuple[Card, ...]], progress: Progress[Any] | None
-) -> list[Fraction]:
-    """The first player's exact equity for each keep choice (heads-up, one draw left)."""
+) -> list[Fraction] | None:
+    """The first player's exact equity for each keep choice, or ``None`` if one of them has too
+    many card sequences to count (more than one draw left)."""
     rows: Iterable[tuple[Card, ...]] = choices
     if progress is not None:
         rows = progress(choices, len(choices), "keep choices")
+    if spot.draws > 1:
+        equities = []
+        for keep in rows:
+            paths = path_counts(spot, keep)
+            if paths is None:
+                return None
+            equities.append(paths.win + paths.tie / 2)
+        return equities
     if spot.hands[1] is not None:
         return [Fraction(_exact_share(exact_counts(spot, keep)).equity) for keep in rows]
     opponent = UnknownOpponent(spot.stub, spot.rules[1])

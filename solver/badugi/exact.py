@@ -144,11 +144,19 @@ def one_draw_counts(
     >>> one_draw_counts(stub, parse_cards("Ac 2d 3h"), 1, parse_cards("5c 6d 7h"), 1)
     Counts(win=1550, tie=0, loss=342, total=1892)
     """
-    import numpy as np
-
-    most = min(draw_a, draw_b)
     draws_a, keys_a = keyed_draws(stub, keep_a, draw_a)
     draws_b, keys_b = keyed_draws(stub, keep_b, draw_b)
+    return disjoint_counts(draws_a, keys_a, draws_b, keys_b)
+
+
+def disjoint_counts(
+    draws_a: np.ndarray, keys_a: np.ndarray, draws_b: np.ndarray, keys_b: np.ndarray
+) -> Counts:
+    """A's wins, ties and losses over every pair of rows, one of A's and one of B's, that share
+    no card: rows are card sets (ascending, one size per side), each with its final key."""
+    import numpy as np
+
+    most = min(draws_a.shape[1], draws_b.shape[1])
     codes_a, signs_a = shared_entries(draws_a, keys_a, most)
     codes_b, _ = shared_entries(draws_b, keys_b, most)
     codes_b.sort()

@@ -18,7 +18,7 @@ from math import comb
 import pytest
 
 from handsolver.models.badugi_draw import Situation, parse_situation
-from handsolver.models.cards import STANDARD, Card, parse_cards
+from handsolver.models.cards import STANDARD, Card, InputError, parse_cards
 from handsolver.solver.badugi.equity import best_discard, draw_equity, is_exact, keep_choices
 from handsolver.solver.badugi.unknown import unknown_counts
 
@@ -213,6 +213,53 @@ def test_a_bigger_draw_is_the_mean_over_its_first_card(hand: str, keep: str) -> 
     assert whole.sequences * (4 - len(kept)) == sum(part.sequences for part in parts)
 
 
+MORE_DRAWS = [
+    # known hands, two and three draws: every path of each hand listed
+    ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2}),
+    ("A2345", ["Ac 2d 3h 4s", "4c 5d 2h 2s"], {"draws": 2, "rules": ["break:3"]}),
+    ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2, "keep": "Ac 2d"}),
+    ("A23456", ["Ac 2d 3h 6c", "4c 5d 2h 6s"], {"draws": 2}),
+    ("A234567", ["Ac 2d 3h 7c", "4c 5d 6h 7s"], {"draws": 3}),
+    ("A234567", ["Ac 2d 3h 7c", "4c 5d 6h 7s"], {"draws": 3, "rules": ["pat:7", "best"]}),
+]
+
+
+@pytest.mark.parametrize(("ranks", "hands", "options"), MORE_DRAWS)
+def test_more_draws_exact_equals_the_brute_force(
+    ranks: str, hands: list[str], options: dict[str, object]
+) -> None:
+    spot = reduced(ranks, hands, **options)
+    assert is_exact(spot)
+    answer = draw_equity(spot)
+    assert answer.exact
+    for share, (win, tie, equity) in zip(answer.players, brute(spot), strict=True):
+        assert (share.win, share.tie, share.equity) == (win, tie, equity)
+
+
+def test_more_draws_with_too_many_sequences_are_estimated() -> None:
+    spot = parse_situation(["Ac 5c 9c Kc", "2d 6d Td Qd"], draws=2)  # three cards each, twice
+    assert not is_exact(spot)
+    assert not draw_equity(spot, samples=2_000).exact
+    assert is_exact(parse_situation(["Ac 2d 3h Kh", "5c 6d 7h 8c"], draws=3))  # one card each
+
+
+def test_discard_table_with_two_draws_equals_the_brute_force() -> None:
+    hands, rules = ["Ac 2d 3h 3c", "4c 5d 2h 3s"], ["best", "pat"]
+    spot = reduced("A2345", hands, draws=2, rules=rules)
+    table = best_discard(spot)
+    assert all(isinstance(row.equity, Fraction) for row in table)
+    for row in table:
+        spec = "keep:" + " ".join(STANDARD.format(c) for c in row.keep)
+        forced = reduced("A2345", hands, draws=2, rules=[spec, "pat"])
+        assert row.equity == brute(forced)[0][2]
+
+
+def test_discard_table_needs_cards_for_throwing_four() -> None:
+    spot = reduced("A234", ["Ac 2d 3h 3c", "?"], dead="4s 4d")  # 10 cards: a hand, two 3-card draws
+    with pytest.raises(InputError, match="too few cards"):
+        best_discard(spot)
+
+
 def test_sequence_count_is_every_pair_of_draws() -> None:
     spot = parse_situation(["Ac 2d 3h Kh", "5c 6d 7c 8c"])
     assert draw_equity(spot).sequences == comb(44, 1) * comb(43, 2)
@@ -301,12 +348,12 @@ TWO_DRAWS = [
 
 
 @pytest.mark.parametrize(("ranks", "hands", "options"), TWO_DRAWS)
-def test_estimates_agree_with_the_brute_force_where_nothing_is_counted(
+def test_estimates_agree_with_the_brute_force(
     ranks: str, hands: list[str], options: dict[str, object]
 ) -> None:
     spot = reduced(ranks, hands, **options)
-    assert not is_exact(spot)
-    estimate = draw_equity(spot, samples=30_000, seed=11)
+    estimate = draw_equity(spot, samples=30_000, seed=11, estimate=True)
+    assert not estimate.exact
     for guess, (win, tie, equity) in zip(estimate.players, brute(spot), strict=True):
         assert guess.stderr is not None
         assert _close(float(guess.win), win, guess.stderr["win"])
