@@ -149,8 +149,19 @@ ONE_DRAW = [
 ]
 
 
-@pytest.mark.parametrize(("ranks", "hands", "options"), ONE_DRAW)
-def test_one_draw_exact_equals_the_brute_force(
+MORE_DRAWS = [
+    # known hands, two and three draws: every path of each hand listed
+    ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2}),
+    ("A2345", ["Ac 2d 3h 4s", "4c 5d 2h 2s"], {"draws": 2, "rules": ["break:3"]}),
+    ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2, "keep": "Ac 2d"}),
+    ("A23456", ["Ac 2d 3h 6c", "4c 5d 2h 6s"], {"draws": 2}),
+    ("A234567", ["Ac 2d 3h 7c", "4c 5d 6h 7s"], {"draws": 3}),
+    ("A234567", ["Ac 2d 3h 7c", "4c 5d 6h 7s"], {"draws": 3, "rules": ["pat:7", "best"]}),
+]
+
+
+@pytest.mark.parametrize(("ranks", "hands", "options"), ONE_DRAW + MORE_DRAWS)
+def test_exact_counts_equal_the_brute_force(
     ranks: str, hands: list[str], options: dict[str, object]
 ) -> None:
     spot = reduced(ranks, hands, **options)
@@ -211,29 +222,6 @@ def test_a_bigger_draw_is_the_mean_over_its_first_card(hand: str, keep: str) -> 
     assert whole.win == sum(part.win for part in parts) / n
     assert whole.tie == sum(part.tie for part in parts) / n
     assert whole.sequences * (4 - len(kept)) == sum(part.sequences for part in parts)
-
-
-MORE_DRAWS = [
-    # known hands, two and three draws: every path of each hand listed
-    ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2}),
-    ("A2345", ["Ac 2d 3h 4s", "4c 5d 2h 2s"], {"draws": 2, "rules": ["break:3"]}),
-    ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2, "keep": "Ac 2d"}),
-    ("A23456", ["Ac 2d 3h 6c", "4c 5d 2h 6s"], {"draws": 2}),
-    ("A234567", ["Ac 2d 3h 7c", "4c 5d 6h 7s"], {"draws": 3}),
-    ("A234567", ["Ac 2d 3h 7c", "4c 5d 6h 7s"], {"draws": 3, "rules": ["pat:7", "best"]}),
-]
-
-
-@pytest.mark.parametrize(("ranks", "hands", "options"), MORE_DRAWS)
-def test_more_draws_exact_equals_the_brute_force(
-    ranks: str, hands: list[str], options: dict[str, object]
-) -> None:
-    spot = reduced(ranks, hands, **options)
-    assert is_exact(spot)
-    answer = draw_equity(spot)
-    assert answer.exact
-    for share, (win, tie, equity) in zip(answer.players, brute(spot), strict=True):
-        assert (share.win, share.tie, share.equity) == (win, tie, equity)
 
 
 def test_more_draws_with_too_many_sequences_are_estimated() -> None:
