@@ -34,7 +34,7 @@ All counts are integers; the probabilities are exact fractions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -118,27 +118,57 @@ class UnknownOpponent:
         progress: Callable[[Iterable[int], int, str], Iterable[int]] | None = None,
     ) -> UnknownCounts:
         """The exact shares of a known hand that keeps ``keep_a`` and draws the rest."""
+        return self.counts_many([keep_a], progress)[0]
+
+    def counts_many(
+        self,
+        keeps: Sequence[Sequence[Card]],
+        progress: Callable[[Iterable[int], int, str], Iterable[int]] | None = None,
+    ) -> list[UnknownCounts]:
+        """:meth:`counts` for each of ``keeps``, in order.  Keeps that draw the same number of
+        cards share the index work of the count over A's completions (only A's ranks differ
+        between them)."""
         import numpy as np
 
         n = self.sets.n
-        a = HAND_SIZE - len(keep_a)
         most_thrown = max(b for b in range(HAND_SIZE + 1) if self.throws[b])
-        if n < HAND_SIZE + a + most_thrown:
-            raise ValueError(f"{n} cards cannot deal a hand and both draws")
-        tables = _Tables(self, keep_a, a)
-        totals = np.zeros((2, HAND_SIZE), dtype=object)  # (wins or wins and ties, b)
-        ordered = sorted(key for key in self.queries if key[1] <= a)  # A's draw holds S
-        stages: Iterable[int] = range(len(ordered))
+        by_draw: dict[int, list[int]] = {}
+        for index, keep_a in enumerate(keeps):
+            a = HAND_SIZE - len(keep_a)
+            if n < HAND_SIZE + a + most_thrown:
+                raise ValueError(f"{n} cards cannot deal a hand and both draws")
+            by_draw.setdefault(a, []).append(index)
+        work = [
+            (a, key)
+            for a in sorted(by_draw)
+            for key in sorted(key for key in self.queries if key[1] <= a)  # A's draw holds S
+        ]
+        stages: Iterable[int] = range(len(work))
         if progress is not None:
-            stages = progress(stages, len(ordered), "stages")
+            stages = progress(stages, len(work), "stages")
+        # totals[index][shifted, b]: wins (or wins and ties) by B's throw size b.
+        totals = [np.zeros((2, HAND_SIZE), dtype=object) for _ in keeps]
+        tables: dict[int, list[_Tables]] = {}
         for stage in stages:
-            z, s = ordered[stage]
+            a, (z, s) = work[stage]
+            if a not in tables:
+                tables = {a: [_Tables(self, keeps[index], a) for index in by_draw[a]]}
             batch = self.queries[(z, s)]
-            count = tables.small if s <= 1 else tables.by_draws
-            values = count(z, s, batch.z_ids, batch.s_ids)
-            for shifted in range(2):
-                totals[shifted] += _exact_dot(values[shifted], batch.coefficients)
+            if s <= 1:
+                values = [table.small(z, s, batch.z_ids, batch.s_ids) for table in tables[a]]
+            else:
+                values = _by_draws(tables[a], z, s, batch.z_ids, batch.s_ids)
+            for index, value in zip(by_draw[a], values, strict=True):
+                for shifted in range(2):
+                    totals[index][shifted] += _exact_dot(value[shifted], batch.coefficients)
+        return [
+            self._shares(HAND_SIZE - len(keep_a), total)
+            for keep_a, total in zip(keeps, totals, strict=True)
+        ]
 
+    def _shares(self, a: int, totals: np.ndarray) -> UnknownCounts:
+        """The probabilities from the summed counts of a known hand drawing ``a`` cards."""
+        n = self.sets.n
         win = tie = Fraction(0)
         sequences = 0
         for b in range(HAND_SIZE):
@@ -257,17 +287,6 @@ class _Tables:
         rank = self.rank_a[ids]
         return rank > b_rank, rank >= b_rank
 
-    def _b_side(self, k: int, ids: np.ndarray, a_rank: np.ndarray) -> tuple[np.ndarray, ...]:
-        """B's hands containing set ``ids`` (of ``k`` cards) that lose, and that lose or tie,
-        to a draw of rank ``a_rank``."""
-        if k < HAND_SIZE:
-            table = self.below_b[k]
-            flat = table.ravel()
-            at = ids * table.shape[1] + a_rank
-            return flat[at], flat[at + 1]
-        rank = self.rank_b[ids]
-        return rank < a_rank, rank <= a_rank
-
     # --- |S| <= 1: over B's final hands ------------------------------------------------------
 
     def small(self, z: int, s: int, z_ids: np.ndarray, s_ids: np.ndarray) -> np.ndarray:
@@ -341,54 +360,99 @@ class _Tables:
                 levels[k].append(level // (HAND_SIZE - k))
         return levels
 
-    # --- |S| >= 2: over A's completions ------------------------------------------------------
 
-    def by_draws(self, z: int, s: int, z_ids: np.ndarray, s_ids: np.ndarray) -> np.ndarray:
-        """``F(Z, S)`` for ``|S| >= 2``, win and win-or-tie: ``(2, queries)``.
+def _by_draws(
+    tables: Sequence[_Tables], z: int, s: int, z_ids: np.ndarray, s_ids: np.ndarray
+) -> list[np.ndarray]:
+    """``F(Z, S)`` for ``|S| >= 2``, win and win-or-tie, ``(2, queries)`` for each of
+    ``tables`` (known hands drawing the same number of cards).
 
-        For each query, every completion ``D = S + D'`` clear of ``Z``, and B's hands
-        ``Y ⊇ Z`` that miss ``D`` and lose: inclusion-exclusion over ``U ⊆ D``.
-        """
-        import numpy as np
+    For each query, every completion ``D = S + D'`` clear of ``Z``, and B's hands ``Y ⊇ Z``
+    that miss ``D`` and lose: inclusion-exclusion over ``U ⊆ D``.  The sets ``Z + U`` and the
+    places of their rows in B's tables are the same for every known hand; only A's rank of
+    ``D`` differs.
+    """
+    import numpy as np
 
-        sets, a = self.sets, self.a
-        plus = sets.plus
-        m = a - s  # cards A still draws
-        completions = sets.members[m]
-        s_cards = sets.members[s][s_ids]
-        # Z + U for every U ⊆ S small enough, per query: {U (positions in S): ids}.
-        bases: dict[tuple[int, ...], np.ndarray] = {(): z_ids}
-        for k in range(1, min(s, HAND_SIZE - z) + 1):
-            for positions in combinations(range(s), k):
-                bases[positions] = plus[z + k - 1][bases[positions[:-1]], s_cards[:, positions[-1]]]
-        out = np.zeros((2, len(z_ids)), dtype=np.int64)
-        step = max(1, _CHUNK // len(completions))
-        for start in range(0, len(z_ids), step):
-            rows = np.arange(start, min(start + step, len(z_ids)))
-            whole, clear = s_ids[rows, None], z_ids[rows, None]
-            for j in range(m):
-                whole = plus[s + j][whole, completions[:, j]]
-                clear = plus[z + j][clear, completions[:, j]]
-            query, completion = np.nonzero(
-                (whole != sets.counts[a]) & (clear != sets.counts[z + m])
-            )
-            a_rank = self.rank_a[whole[query, completion]]
-            query_rows = rows[query]
-            drawn = completions[completion]
-            totals = [np.zeros(len(query), dtype=np.int64) for _ in range(2)]
-            for held, base in bases.items():
-                # Z + U for U = (held cards of S) + (cards of D'), built one card at a time.
-                grown: dict[tuple[int, ...], np.ndarray] = {(): base[query_rows]}
-                for k in range(0, min(m, HAND_SIZE - z - len(held)) + 1):
-                    for extra in combinations(range(m), k):
-                        if extra:
-                            grown[extra] = plus[z + len(held) + k - 1][
-                                grown[extra[:-1]], drawn[:, extra[-1]]
-                            ]
-                        sign = -1 if (len(held) + k) % 2 else 1
-                        size = z + len(held) + k
-                        for shift, counts in enumerate(self._b_side(size, grown[extra], a_rank)):
-                            totals[shift] += sign * counts
+    first = tables[0]
+    sets, a = first.sets, first.a
+    rank_b, below_b = first.rank_b, first.below_b
+    plus = sets.plus
+    m = a - s  # cards A still draws
+    completions = sets.members[m]
+    s_cards = sets.members[s][s_ids]
+    # Z + U for every U ⊆ S small enough, per query: {U (positions in S): ids}.
+    bases: dict[tuple[int, ...], np.ndarray] = {(): z_ids}
+    for k in range(1, min(s, HAND_SIZE - z) + 1):
+        for positions in combinations(range(s), k):
+            bases[positions] = plus[z + k - 1][bases[positions[:-1]], s_cards[:, positions[-1]]]
+    # (size of Z + U, sign) of each term, in the order the loop below builds them.
+    terms = [
+        (z + len(held) + k, -1 if (len(held) + k) % 2 else 1)
+        for held in bases
+        for k in range(0, min(m, HAND_SIZE - z - len(held)) + 1)
+        for _ in combinations(range(m), k)
+    ]
+    # Flat views of B's tables: "below x" at row * width + x, "below x + 1" one place on.
+    flats = [(table.ravel(), table.ravel()[1:]) for table in below_b]
+    outs = [np.zeros((2, len(z_ids)), dtype=np.int64) for _ in tables]
+    step = max(1, _CHUNK // (len(completions) * len(tables)))
+    for start in range(0, len(z_ids), step):
+        rows = np.arange(start, min(start + step, len(z_ids)))
+        whole, clear = s_ids[rows, None], z_ids[rows, None]
+        for j in range(m):
+            whole = plus[s + j][whole, completions[:, j]]
+            clear = plus[z + j][clear, completions[:, j]]
+        query, completion = np.nonzero((whole != sets.counts[a]) & (clear != sets.counts[z + m]))
+        whole = whole[query, completion]
+        a_ranks = [table.rank_a[whole] for table in tables]
+        query_rows = rows[query]
+        drawn = completions[completion]
+        # totals[t][shift]: the signed sum of the terms for known hand t, per (query, D').
+        totals = [np.zeros((2, len(query)), dtype=np.int64) for _ in tables]
+        ids = iter(_grown_ids(plus, z, m, bases, query_rows, drawn))
+        for size, sign in terms:
+            grown = next(ids)
+            if size < HAND_SIZE:
+                at = grown * below_b[size].shape[1]
+                for a_rank, total in zip(a_ranks, totals, strict=True):
+                    place = at + a_rank
+                    for shift, flat in enumerate(flats[size]):
+                        counts = flat[place]
+                        if sign > 0:
+                            total[shift] += counts
+                        else:
+                            total[shift] -= counts
+            else:
+                rank = rank_b[grown]
+                for a_rank, total in zip(a_ranks, totals, strict=True):
+                    for shift, counts in enumerate((rank < a_rank, rank <= a_rank)):
+                        if sign > 0:
+                            total[shift] += counts
+                        else:
+                            total[shift] -= counts
+        for out, total in zip(outs, totals, strict=True):
             for shift in range(2):
-                out[shift, rows] = np.bincount(query, totals[shift], minlength=len(rows))
-        return out
+                out[shift, rows] = np.bincount(query, total[shift], minlength=len(rows))
+    return outs
+
+
+def _grown_ids(
+    plus: list[np.ndarray],
+    z: int,
+    m: int,
+    bases: dict[tuple[int, ...], np.ndarray],
+    query_rows: np.ndarray,
+    drawn: np.ndarray,
+) -> Iterator[np.ndarray]:
+    """The ids of ``Z + U`` for each term of :func:`_by_draws`: for each ``U ∩ S`` (the keys
+    of ``bases``), ``U ∩ D'`` of every size that fits, built one card at a time."""
+    for held, base in bases.items():
+        grown: dict[tuple[int, ...], np.ndarray] = {(): base[query_rows]}
+        for k in range(0, min(m, HAND_SIZE - z - len(held)) + 1):
+            for extra in combinations(range(m), k):
+                if extra:
+                    grown[extra] = plus[z + len(held) + k - 1][
+                        grown[extra[:-1]], drawn[:, extra[-1]]
+                    ]
+                yield grown[extra]

@@ -1,0 +1,43 @@
+"""The inner pieces of the exact count against an unknown hand (solver/badugi/unknown.py).
+
+The count itself is checked against a brute force in test_badugi_draw.py; here the pieces that
+share work between known hands must give what each hand's own count gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from handsolver.models.badugi_draw import DrawRule, parse_rule
+from handsolver.models.cards import parse_cards
+from handsolver.solver.badugi.equity import keep_choices
+from handsolver.solver.badugi.unknown import UnknownOpponent
+
+
+def _stub(ranks: str, hand: tuple[int, ...]) -> list[int]:
+    """The cards of ``ranks`` (all four suits) outside ``hand``."""
+    deck = parse_cards(" ".join(r + s for r in ranks for s in "cdhs"))
+    return [card for card in deck if card not in hand]
+
+
+@pytest.mark.parametrize(
+    ("ranks", "hand", "rule"),
+    [
+        ("A2345", "Ac 2d 3h 3c", "best"),
+        ("A23456", "Ac 2c 3h 4s", "break:3"),
+    ],
+)
+def test_counts_many_equals_one_count_per_keep(ranks: str, hand: str, rule: str) -> None:
+    cards = parse_cards(hand)
+    opponent = UnknownOpponent(_stub(ranks, cards), parse_rule(rule))
+    keeps = keep_choices(cards)
+    assert opponent.counts_many(keeps) == [opponent.counts(keep) for keep in keeps]
+    # any order, repeats and a single draw size give the same rows
+    shuffled = keeps[::-3] + keeps[:2]
+    assert opponent.counts_many(shuffled) == [opponent.counts(keep) for keep in shuffled]
+
+
+def test_counts_many_refuses_a_stub_too_small_for_the_draws() -> None:
+    cards = parse_cards("Ac 2d 3h 3c")
+    opponent = UnknownOpponent(_stub("A23", cards), DrawRule())
+    with pytest.raises(ValueError, match="cannot deal"):
+        opponent.counts_many([(), cards])
