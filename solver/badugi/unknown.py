@@ -130,6 +130,8 @@ class UnknownOpponent:
         between them)."""
         import numpy as np
 
+        from handsolver.solver.badugi.unknown_overlap import KnownSide, UnknownSide, overlap_counts
+
         n = self.sets.n
         most_thrown = max(b for b in range(HAND_SIZE + 1) if self.throws[b])
         by_draw: dict[int, list[int]] = {}
@@ -156,6 +158,14 @@ class UnknownOpponent:
             batch = self.queries[(z, s)]
             if s <= 1:
                 values = [table.small(z, s, batch.z_ids, batch.s_ids) for table in tables[a]]
+            elif (z, s, a) == (2, 2, HAND_SIZE):  # the costliest class: by the hands' overlap
+                values = overlap_counts(
+                    self.sets,
+                    UnknownSide(self.rank_b, self.below_b),
+                    [KnownSide(table.rank_a, table.at_least_a) for table in tables[a]],
+                    batch.z_ids,
+                    batch.s_ids,
+                )
             else:
                 values = _by_draws(tables[a], z, s, batch.z_ids, batch.s_ids)
             for index, value in zip(by_draw[a], values, strict=True):

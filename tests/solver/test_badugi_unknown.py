@@ -41,3 +41,32 @@ def test_counts_many_refuses_a_stub_too_small_for_the_draws() -> None:
     opponent = UnknownOpponent(_stub("A23", cards), DrawRule())
     with pytest.raises(ValueError, match="cannot deal"):
         opponent.counts_many([(), cards])
+
+
+@pytest.mark.parametrize(
+    ("ranks", "hand", "rule"),
+    [
+        ("A23456", "Ac 2d 3h 3c", "best"),
+        ("A2345678", "Ac 2c 3c 4c", "best"),
+        ("A234567", "Ac 2d 3h 4s", "break:5"),
+    ],
+)
+def test_overlap_count_equals_the_count_over_completions(ranks: str, hand: str, rule: str) -> None:
+    """Two known cards a side, A drawing four: by the hands' overlap as over A's draws."""
+    from handsolver.solver.badugi.unknown import _by_draws, _Tables
+    from handsolver.solver.badugi.unknown_overlap import KnownSide, UnknownSide, overlap_counts
+
+    opponent = UnknownOpponent(_stub(ranks, parse_cards(hand)), parse_rule(rule))
+    tables = [_Tables(opponent, keep, 4) for keep in [(), ()]]
+    batch = opponent.queries[(2, 2)]
+    expected = _by_draws(tables, 2, 2, batch.z_ids, batch.s_ids)
+    got = overlap_counts(
+        opponent.sets,
+        UnknownSide(opponent.rank_b, opponent.below_b),
+        [KnownSide(table.rank_a, table.at_least_a) for table in tables],
+        batch.z_ids,
+        batch.s_ids,
+    )
+    assert len(batch.z_ids) > 100
+    for mine, theirs in zip(got, expected, strict=True):
+        assert (mine == theirs).all()
