@@ -157,7 +157,7 @@ class UnknownOpponent:
                 tables = {a: [_Tables(self, keeps[index], a) for index in by_draw[a]]}
             batch = self.queries[(z, s)]
             if s <= 1:
-                values = [table.small(z, s, batch.z_ids, batch.s_ids) for table in tables[a]]
+                values = _small(tables[a], z, s, batch.z_ids, batch.s_ids)
             elif (z, s, a) == (2, 2, HAND_SIZE):  # the costliest class: by the hands' overlap
                 values = overlap_counts(
                     self.sets,
@@ -215,14 +215,29 @@ _WIDTH = 1092 + 2  # ranks, one past them (a comparison), and one more (ties)
 
 def _exact_dot(values: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
     """``values @ coefficients`` in Python integers (a sum of up to 10**6 products of 10**10
-    and 10**4 can pass 2**63)."""
+    and 10**4 can pass 2**63).
+
+    The products are summed in int64 in blocks short enough that no block can pass 2**62,
+    and the block sums in Python; if a single product could, all of it is in Python.
+
+    >>> import numpy as np
+    >>> [int(x) for x in _exact_dot(np.array([3, 2**40]), np.array([[1, 0], [-2**30, 2]]))]
+    [-1180591620717411303421, 2199023255552]
+    """
     import numpy as np
 
     out = np.zeros(coefficients.shape[1], dtype=object)
+    largest = int(np.abs(values).max(initial=0))
     for b in range(coefficients.shape[1]):
         column = coefficients[:, b]
         used = np.flatnonzero(column)
-        out[b] = sum(map(int.__mul__, values[used].tolist(), column[used].tolist()))
+        bound = largest * int(np.abs(column).max(initial=0))
+        if bound >= 1 << 62:
+            out[b] = sum(map(int.__mul__, values[used].tolist(), column[used].tolist()))
+            continue
+        products = values[used] * column[used]
+        block = max(1, (1 << 62) // max(bound, 1))
+        out[b] = sum(np.add.reduceat(products, np.arange(0, len(used), block)).tolist())
     return out
 
 
@@ -299,17 +314,6 @@ class _Tables:
 
     # --- |S| <= 1: over B's final hands ------------------------------------------------------
 
-    def small(self, z: int, s: int, z_ids: np.ndarray, s_ids: np.ndarray) -> np.ndarray:
-        """``F(Z, S)`` for ``|S| <= 1``, win and win-or-tie: ``(2, queries)``."""
-        import numpy as np
-
-        if s not in self._small:
-            self._small[s] = self._upward(self._w_cards() if s else self._w_empty())
-        level = self._small[s][z]
-        return np.stack(
-            [level[shift][z_ids, s_ids] if s else level[shift][z_ids] for shift in range(2)]
-        )
-
     def _w_empty(self) -> list[np.ndarray]:
         """``W(∅, Y)`` for every ``Y``: A's draws missing ``Y`` that win (tie or win)."""
         import numpy as np
@@ -322,31 +326,6 @@ class _Tables:
                 ids = sets.subset_ids(HAND_SIZE, positions)
                 for shift, counts in enumerate(self._a_side(k, ids, b_rank)):
                     out[shift] += (-1) ** k * counts
-        return out
-
-    def _w_cards(self) -> list[np.ndarray]:
-        """``W({x}, Y)`` for every ``Y`` and card ``x``: ``(C(n, 4), n)`` per shift."""
-        import numpy as np
-
-        sets = self.sets
-        members = sets.members[HAND_SIZE]
-        out = [np.zeros((sets.counts[HAND_SIZE], sets.n), dtype=np.int64) for _ in range(2)]
-        subsets = [
-            (k, sets.subset_ids(HAND_SIZE, positions))
-            for k in range(self.a)
-            for positions in combinations(range(HAND_SIZE), k)
-        ]
-        step = max(1, _CHUNK // sets.n)
-        for start in range(0, len(members), step):
-            rows = slice(start, start + step)
-            b_rank = self.rank_b[:-1][rows, None]
-            for k, ids in subsets:
-                with_card = sets.plus[k][ids[rows]]
-                for shift, counts in enumerate(self._a_side(k + 1, with_card, b_rank)):
-                    out[shift][rows] += (-1) ** k * counts
-            inside = (members[rows, :, None] == np.arange(sets.n)).any(axis=1)
-            for shift in range(2):
-                out[shift][rows][inside] = 0
         return out
 
     def _upward(self, top: list[np.ndarray]) -> list[list[np.ndarray]]:
@@ -369,6 +348,76 @@ class _Tables:
                     level[start : start + step] = padded[plus[start : start + step]].sum(axis=1)
                 levels[k].append(level // (HAND_SIZE - k))
         return levels
+
+
+def _small(
+    tables: Sequence[_Tables], z: int, s: int, z_ids: np.ndarray, s_ids: np.ndarray
+) -> list[np.ndarray]:
+    """``F(Z, S)`` for ``|S| <= 1``, win and win-or-tie, ``(2, queries)`` for each of
+    ``tables`` (known hands drawing the same number of cards): over B's final hands."""
+    import numpy as np
+
+    if s not in tables[0]._small:
+        tops = _w_cards(tables) if s else [table._w_empty() for table in tables]
+        for table, top in zip(tables, tops, strict=True):
+            table._small[s] = table._upward(top)
+    out = []
+    for table in tables:
+        level = table._small[s][z]
+        out.append(
+            np.stack(
+                [level[shift][z_ids, s_ids] if s else level[shift][z_ids] for shift in range(2)]
+            )
+        )
+    return out
+
+
+def _w_cards(tables: Sequence[_Tables]) -> list[list[np.ndarray]]:
+    """``W({x}, Y)`` for every ``Y`` and card ``x``, ``(C(n, 4), n)`` per shift, for each of
+    ``tables``: A's draws holding ``x`` that miss ``Y`` and win (tie or win).  The sets looked
+    up are the same for every known hand.
+
+    An entry is at most ``C(n - 1, a - 1) <= C(47, 3)`` and a partial sum at most 11 times
+    that, so int32 holds them.
+    """
+    import numpy as np
+
+    first = tables[0]
+    sets, a = first.sets, first.a
+    width = _WIDTH
+    members = sets.members[HAND_SIZE]
+    outs = [
+        [np.zeros((sets.counts[HAND_SIZE], sets.n), dtype=np.int32) for _ in range(2)]
+        for _ in tables
+    ]
+    subsets = [
+        (k, sets.subset_ids(HAND_SIZE, positions))
+        for k in range(a)
+        for positions in combinations(range(HAND_SIZE), k)
+    ]
+    step = max(1, _CHUNK // sets.n)
+    for start in range(0, len(members), step):
+        rows = slice(start, start + step)
+        b_rank = first.rank_b[:-1][rows, None]
+        for k, ids in subsets:
+            at = sets.plus[k][ids[rows]] * width + b_rank  # the set V + x, B's rank
+            for table, out in zip(tables, outs, strict=True):
+                if k + 1 < a:
+                    flat = table.at_least_a[k + 1].ravel()
+                    counts = (flat[1:][at], flat[at])
+                else:  # V + x is A's whole draw
+                    rank = table.rank_a[at // width]
+                    counts = (rank > b_rank, rank >= b_rank)
+                for shift in range(2):
+                    if k % 2:
+                        out[shift][rows] -= counts[shift]
+                    else:
+                        out[shift][rows] += counts[shift]
+        inside = (members[rows, :, None] == np.arange(sets.n)).any(axis=1)
+        for out in outs:
+            for shift in range(2):
+                out[shift][rows][inside] = 0
+    return outs
 
 
 def _by_draws(
