@@ -18,12 +18,14 @@ them.
    with ``Z = K + (R - S)`` and sign ``(-1)**|R|`` — a count between two *partly known* hands,
    ``|Z| + |S| <= 4``.  A hand throwing ``b`` cards gives ``3**b`` terms, about a million in
    all, and equal ``(Z, S)`` are merged.
-2. **``F`` by the smaller side.**  With ``|S| <= 1``, ``F`` is a sum over B's final hands
-   ``Y ⊇ Z`` of ``W(S, Y)``, the draws of A holding ``S`` that miss ``Y`` and win; ``W`` is
-   tabulated for every ``Y`` (and every card ``S``) by inclusion-exclusion over the cards of
-   ``Y`` that ``D`` would hold, and summed up to every ``Z`` in one pass per size.  With
-   ``|S| >= 2``, A's side is nearly whole: ``F`` is a sum over A's completions ``D ⊇ S`` of
-   B's hands ``Y ⊇ Z`` that miss ``D`` and lose, again by inclusion-exclusion over ``D``.
+2. **``F`` by the smaller side.**  When A still draws two or more cards besides ``S``
+   (``|S| <= 1``), ``F`` is a sum over B's final hands ``Y ⊇ Z`` of ``W(S, Y)``, the draws of
+   A holding ``S`` that miss ``Y`` and win; ``W`` is tabulated for every ``Y`` (and every card
+   ``S``) by inclusion-exclusion over the cards of ``Y`` that ``D`` would hold, and summed up
+   to every ``Z`` in one pass per size.  Otherwise A's side is nearly whole: ``F`` is a sum
+   over A's completions ``D ⊇ S`` of B's hands ``Y ⊇ Z`` that miss ``D`` and lose, again by
+   inclusion-exclusion over ``D``.  The costliest class, two known cards a side with A
+   drawing four, goes by the cards both hands hold instead (:mod:`.unknown_overlap`).
 3. **Every look-up is an array index.**  Sets of up to four stub cards are numbered
    (:mod:`.stub_sets`), keys are ranked, and "how many sets of four containing ``V`` rank below
    ``x``" is a table over ``(V, x)`` for each side.  Ties are the same count with the
@@ -156,7 +158,7 @@ class UnknownOpponent:
             if a not in tables:
                 tables = {a: [_Tables(self, keeps[index], a) for index in by_draw[a]]}
             batch = self.queries[(z, s)]
-            if s <= 1:
+            if s <= 1 and (a - s >= 2 or z + a - s > HAND_SIZE):  # over B's hands
                 values = _small(tables[a], z, s, batch.z_ids, batch.s_ids)
             elif (z, s, a) == (2, 2, HAND_SIZE):  # the costliest class: by the hands' overlap
                 values = overlap_counts(
