@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
     from handsolver.solver.badugi.stub_sets import StubSets
 
-_CHUNK = 1 << 21  # rows of intermediate arrays at a time (memory stays near 100 MB)
+_CHUNK = 1 << 18  # rows of intermediate arrays at a time: a few MB, so passes stay in cache
 
 
 class UnknownCounts(NamedTuple):
@@ -402,13 +402,14 @@ def _w_cards(tables: Sequence[_Tables]) -> list[list[np.ndarray]]:
         rows = slice(start, start + step)
         b_rank = first.rank_b[:-1][rows, None]
         for k, ids in subsets:
-            at = sets.plus[k][ids[rows]] * width + b_rank  # the set V + x, B's rank
+            with_card = sets.plus[k][ids[rows]]  # the set V + x
+            at = with_card * width + b_rank if k + 1 < a else with_card
             for table, out in zip(tables, outs, strict=True):
                 if k + 1 < a:
                     flat = table.at_least_a[k + 1].ravel()
                     counts = (flat[1:][at], flat[at])
                 else:  # V + x is A's whole draw
-                    rank = table.rank_a[at // width]
+                    rank = table.rank_a[at]
                     counts = (rank > b_rank, rank >= b_rank)
                 for shift in range(2):
                     if k % 2:

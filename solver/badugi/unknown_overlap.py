@@ -28,7 +28,7 @@ import numpy as np
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.solver.badugi.stub_sets import StubSets
 
-_CHUNK = 1 << 21  # rows of intermediate arrays at a time
+_CHUNK = 1 << 18  # rows of intermediate arrays at a time: a few MB, so passes stay in cache
 
 
 class KnownSide(NamedTuple):
