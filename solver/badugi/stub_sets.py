@@ -96,12 +96,14 @@ def superset_counts(
     """
     tables = []
     for k in range(size):
-        histogram = np.zeros((sets.counts[k] + 1) * (width - 1), dtype=np.int64)
-        for positions in combinations(range(size), k):
-            index = sets.subset_ids(size, positions) * (width - 1) + ranks
-            histogram += np.bincount(index, minlength=len(histogram))
-        counts = histogram.reshape(sets.counts[k] + 1, width - 1)
-        del histogram
+        index = np.concatenate(
+            [
+                sets.subset_ids(size, positions) * (width - 1) + ranks
+                for positions in combinations(range(size), k)
+            ]
+        )
+        length = (sets.counts[k] + 1) * (width - 1)
+        counts = np.bincount(index, minlength=length).reshape(sets.counts[k] + 1, width - 1)
         # A count is at most C(52, 4) < 2**31.
         table = np.zeros((sets.counts[k] + 1, width), dtype=np.int32)
         if above:
