@@ -53,13 +53,13 @@ def test_counts_many_refuses_a_stub_too_small_for_the_draws() -> None:
 )
 def test_overlap_count_equals_the_count_over_completions(ranks: str, hand: str, rule: str) -> None:
     """Two known cards a side, A drawing four: by the hands' overlap as over A's draws."""
-    from handsolver.solver.badugi.unknown import _by_draws, _Tables
     from handsolver.solver.badugi.unknown_overlap import KnownSide, UnknownSide, overlap_counts
+    from handsolver.solver.badugi.unknown_tables import KnownTables, counts_over_draws
 
     opponent = UnknownOpponent(_stub(ranks, parse_cards(hand)), parse_rule(rule))
-    tables = [_Tables(opponent, keep, 4) for keep in [(), ()]]
+    tables = [KnownTables(opponent, keep, 4) for keep in [(), ()]]
     batch = opponent.queries[(2, 2)]
-    expected = _by_draws(tables, 2, 2, batch.z_ids, batch.s_ids)
+    expected = counts_over_draws(tables, 2, 2, batch.z_ids, batch.s_ids)
     got = overlap_counts(
         opponent.sets,
         UnknownSide(opponent.rank_b, opponent.below_b),
