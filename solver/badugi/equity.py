@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from handsolver.models.badugi import HAND_SIZE
@@ -25,7 +26,7 @@ from handsolver.models.cards import Card, InputError
 from handsolver.solver.badugi.exact import Counts, one_draw_counts
 from handsolver.solver.badugi.montecarlo import Tally, chunks, sample_chunk
 from handsolver.solver.badugi.paths import path_counts
-from handsolver.solver.badugi.unknown import UnknownOpponent, unknown_counts
+from handsolver.solver.badugi.unknown import UnknownOpponent
 
 T = TypeVar("T")
 Progress = Callable[[Iterable[T], int, str], Iterable[T]]
@@ -172,13 +173,17 @@ def draw_equity(
 def _unknown_answer(spot: Situation, progress: Progress[Any] | None) -> Answer:
     known = 0 if spot.hands[0] is not None else 1
     keep = _keep(spot, known)
-    counts = unknown_counts(
-        spot.stub, keep, HAND_SIZE - len(keep), spot.rules[1 - known], progress=progress
-    )
+    (counts,) = _opponent(spot.stub, spot.rules[1 - known]).counts_many([keep], progress)
     mine = Share(counts.win, counts.tie, counts.loss, counts.win + counts.tie / 2)
     theirs = Share(counts.loss, counts.tie, counts.win, counts.loss + counts.tie / 2)
     players = (mine, theirs) if known == 0 else (theirs, mine)
     return Answer(spot.draws, True, players, sequences=counts.sequences)
+
+
+@lru_cache(maxsize=2)
+def _opponent(stub: tuple[Card, ...], rule: DrawRule) -> UnknownOpponent:
+    """The unknown hand's side of the count, built once for a spot's equity and its table."""
+    return UnknownOpponent(stub, rule)
 
 
 def _path_answer(spot: Situation) -> Answer:
@@ -259,22 +264,18 @@ def _exact_equities(
 ) -> list[Fraction] | None:
     """The first player's exact equity for each keep choice, or ``None`` if one of them has too
     many card sequences to count (more than one draw left)."""
+    if spot.hands[1] is None:
+        opponent = _opponent(spot.stub, spot.rules[1])
+        return [counts.win + counts.tie / 2 for counts in opponent.counts_many(choices, progress)]
     rows: Iterable[tuple[Card, ...]] = choices
     if progress is not None:
         rows = progress(choices, len(choices), "keep choices")
-    if spot.draws > 1:
-        equities = []
-        for keep in rows:
-            paths = path_counts(spot, keep)
-            if paths is None:
-                return None
-            equities.append(paths.win + paths.tie / 2)
-        return equities
-    if spot.hands[1] is not None:
+    if spot.draws == 1:
         return [Fraction(_exact_share(exact_counts(spot, keep)).equity) for keep in rows]
-    opponent = UnknownOpponent(spot.stub, spot.rules[1])
     equities = []
     for keep in rows:
-        counts = opponent.counts(keep)
-        equities.append(counts.win + counts.tie / 2)
+        paths = path_counts(spot, keep)
+        if paths is None:
+            return None
+        equities.append(paths.win + paths.tie / 2)
     return equities
