@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import DrawRule, Situation, kept_cards
 from handsolver.models.cards import Card, InputError
-from handsolver.solver.badugi.exact import Counts, one_draw_counts
+from handsolver.solver.badugi.exact import Counts, ExactShares, one_draw_counts
 from handsolver.solver.badugi.montecarlo import Tally, chunks, sample_chunk
 from handsolver.solver.badugi.paths import path_counts
 from handsolver.solver.badugi.unknown import UnknownOpponent
@@ -173,11 +173,17 @@ def draw_equity(
 def _unknown_answer(spot: Situation, progress: Progress[Any] | None) -> Answer:
     known = 0 if spot.hands[0] is not None else 1
     keep = _keep(spot, known)
-    (counts,) = _opponent(spot.stub, spot.rules[1 - known]).counts_many([keep], progress)
-    mine = Share(counts.win, counts.tie, counts.loss, counts.win + counts.tie / 2)
-    theirs = Share(counts.loss, counts.tie, counts.win, counts.loss + counts.tie / 2)
+    (shares,) = _opponent(spot.stub, spot.rules[1 - known]).counts_many([keep], progress)
+    mine, theirs = _both_shares(shares)
     players = (mine, theirs) if known == 0 else (theirs, mine)
-    return Answer(spot.draws, True, players, sequences=counts.sequences)
+    return Answer(spot.draws, True, players, sequences=shares.sequences)
+
+
+def _both_shares(shares: ExactShares) -> tuple[Share, Share]:
+    """A known hand's exact shares, and its one opponent's (wins and losses swapped)."""
+    mine = Share(shares.win, shares.tie, shares.loss, shares.win + shares.tie / 2)
+    theirs = Share(shares.loss, shares.tie, shares.win, shares.loss + shares.tie / 2)
+    return mine, theirs
 
 
 @lru_cache(maxsize=2)
@@ -187,11 +193,9 @@ def _opponent(stub: tuple[Card, ...], rule: DrawRule) -> UnknownOpponent:
 
 
 def _path_answer(spot: Situation) -> Answer:
-    counts = path_counts(spot)
-    assert counts is not None
-    mine = Share(counts.win, counts.tie, counts.loss, counts.win + counts.tie / 2)
-    theirs = Share(counts.loss, counts.tie, counts.win, counts.loss + counts.tie / 2)
-    return Answer(spot.draws, True, (mine, theirs), sequences=counts.sequences)
+    shares = path_counts(spot)
+    assert shares is not None
+    return Answer(spot.draws, True, _both_shares(shares), sequences=shares.sequences)
 
 
 def keep_choices(hand: tuple[Card, ...]) -> list[tuple[Card, ...]]:

@@ -20,6 +20,7 @@ number of draws ``E ⊇ S`` with a smaller (equal) key: a binary search in B's d
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import cache
 from itertools import chain, combinations
 from math import comb
@@ -34,6 +35,16 @@ if TYPE_CHECKING:
 # key goes below it, in the 19 bits a badugi key needs.
 _BASE = 53
 _KEY_BITS = 19
+
+
+class ExactShares(NamedTuple):
+    """The first player's exact win, tie and loss probabilities, and the card sequences
+    counted (against an unknown hand, or over more than one draw)."""
+
+    win: Fraction
+    tie: Fraction
+    loss: Fraction
+    sequences: int
 
 
 class Counts(NamedTuple):

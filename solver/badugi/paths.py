@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import DrawRule, Situation, keep_masks
 from handsolver.models.cards import Card
+from handsolver.solver.badugi.exact import ExactShares
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,15 +40,6 @@ if TYPE_CHECKING:
 PATH_LIMIT = 400_000  # paths per player, listed
 ENTRY_LIMIT = 16_000_000  # (shared set, key) entries sorted and searched: ~1 s, ~450 MB
 _MOST_SHARED = 7  # a shared set is coded in base 53 below 2**63 only up to seven cards
-
-
-class PathCounts(NamedTuple):
-    """The first player's exact win, tie and loss probabilities, and the sequences counted."""
-
-    win: Fraction
-    tie: Fraction
-    loss: Fraction
-    sequences: int
 
 
 class _Paths(NamedTuple):
@@ -105,7 +97,7 @@ def draw_paths(
     }
 
 
-def path_counts(spot: Situation, first_keep: tuple[Card, ...] | None = None) -> PathCounts | None:
+def path_counts(spot: Situation, first_keep: tuple[Card, ...] | None = None) -> ExactShares | None:
     """The first player's exact shares, heads-up with both hands known and any draws left, or
     ``None`` when either player has too many paths (or two paths could share too many cards)."""
     if len(spot.hands) != 2 or None in spot.hands:
@@ -114,7 +106,7 @@ def path_counts(spot: Situation, first_keep: tuple[Card, ...] | None = None) -> 
 
 
 @lru_cache(maxsize=32)
-def _path_counts(spot: Situation, first_keep: tuple[Card, ...] | None) -> PathCounts | None:
+def _path_counts(spot: Situation, first_keep: tuple[Card, ...] | None) -> ExactShares | None:
     from handsolver.solver.badugi.exact import disjoint_counts
 
     hand_a, hand_b = spot.hands
@@ -147,4 +139,4 @@ def _path_counts(spot: Situation, first_keep: tuple[Card, ...] | None) -> PathCo
             win += counts.win * weight
             tie += counts.tie * weight
             sequences += counts.total
-    return PathCounts(win, tie, 1 - win - tie, sequences)
+    return ExactShares(win, tie, 1 - win - tie, sequences)

@@ -112,3 +112,19 @@ def superset_counts(
             np.cumsum(counts, axis=1, dtype=np.int32, out=table[:, 1:])
         tables.append(table)
     return tables
+
+
+def beating(table: np.ndarray, ids: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """From an ``above`` table of :func:`superset_counts`: the sets containing ``ids`` ranked
+    above ``rank``, and at least ``rank`` (they win, and win or tie, against it)."""
+    flat = table.ravel()
+    at = ids * table.shape[1] + rank
+    return flat[1:][at], flat[at]
+
+
+def losing(table: np.ndarray, ids: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """From a ``below`` table of :func:`superset_counts`: the sets containing ``ids`` ranked
+    below ``rank``, and at most ``rank`` (they lose, and lose or tie, against it)."""
+    flat = table.ravel()
+    at = ids * table.shape[1] + rank
+    return flat[at], flat[1:][at]

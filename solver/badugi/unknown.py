@@ -46,20 +46,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import DrawRule, keep_masks
 from handsolver.models.cards import Card
+from handsolver.solver.badugi.exact import ExactShares
 
 if TYPE_CHECKING:
     import numpy as np
 
     from handsolver.solver.badugi.stub_sets import StubSets
-
-
-class UnknownCounts(NamedTuple):
-    """The known player's win, tie and loss probabilities, and the sequences counted."""
-
-    win: Fraction
-    tie: Fraction
-    loss: Fraction
-    sequences: int
 
 
 class _Queries(NamedTuple):
@@ -76,7 +68,7 @@ def unknown_counts(
     draw_a: int,
     rule_b: DrawRule,
     progress: Callable[[Iterable[int], int, str], Iterable[int]] | None = None,
-) -> UnknownCounts:
+) -> ExactShares:
     """The known player's exact shares against an unknown hand playing ``rule_b``.
 
     >>> from handsolver.models.cards import parse_cards
@@ -117,7 +109,7 @@ class UnknownOpponent:
         self,
         keep_a: Sequence[Card],
         progress: Callable[[Iterable[int], int, str], Iterable[int]] | None = None,
-    ) -> UnknownCounts:
+    ) -> ExactShares:
         """The exact shares of a known hand that keeps ``keep_a`` and draws the rest."""
         return self.counts_many([keep_a], progress)[0]
 
@@ -125,7 +117,7 @@ class UnknownOpponent:
         self,
         keeps: Sequence[Sequence[Card]],
         progress: Callable[[Iterable[int], int, str], Iterable[int]] | None = None,
-    ) -> list[UnknownCounts]:
+    ) -> list[ExactShares]:
         """:meth:`counts` for each of ``keeps``, in order.  Keeps that draw the same number of
         cards share the index work of the count over A's completions (only A's ranks differ
         between them)."""
@@ -182,7 +174,7 @@ class UnknownOpponent:
             for keep_a, total in zip(keeps, totals, strict=True)
         ]
 
-    def _shares(self, a: int, totals: np.ndarray) -> UnknownCounts:
+    def _shares(self, a: int, totals: np.ndarray) -> ExactShares:
         """The probabilities from the summed counts of a known hand drawing ``a`` cards."""
         n = self.sets.n
         win = tie = Fraction(0)
@@ -195,7 +187,7 @@ class UnknownOpponent:
             win += Fraction(int(totals[0][b]), weight)
             tie += Fraction(int(totals[1][b] - totals[0][b]), weight)
             sequences += int(self.throws[b]) * deals
-        return UnknownCounts(win, tie, 1 - win - tie, sequences)
+        return ExactShares(win, tie, 1 - win - tie, sequences)
 
 
 def _exact_dot(values: np.ndarray, coefficients: np.ndarray) -> np.ndarray:

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from handsolver.models.badugi import HAND_SIZE
-from handsolver.solver.badugi.stub_sets import StubSets
+from handsolver.solver.badugi.stub_sets import StubSets, beating, losing
 
 _CHUNK = 1 << 18  # rows of intermediate arrays at a time: a few MB, so passes stay in cache
 
@@ -57,10 +57,11 @@ def overlap_counts(
     """``F(Z, S)`` for 2-sets ``Z`` and ``S`` (disjoint), win and win-or-tie: ``(2, queries)``
     for each known hand."""
     outs = []
+    step = max(1, _CHUNK // sets.counts[2])
     for side in known:
         out = _pairs_both_free(unknown, side)[:, z_ids, s_ids]
-        for start in range(0, len(z_ids), max(1, _CHUNK // sets.counts[2])):
-            rows = slice(start, start + max(1, _CHUNK // sets.counts[2]))
+        for start in range(0, len(z_ids), step):
+            rows = slice(start, start + step)
             out[:, rows] += _overlaps(sets, unknown, side, z_ids[rows], s_ids[rows])
         outs.append(out)
     return outs
@@ -104,16 +105,12 @@ def _overlaps(
 
     def a_table(k: int, ids: np.ndarray, b_rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A's draws containing ``ids`` beating, and beating or tying, rank ``b_rank``."""
-        flat = side.at_least[k].ravel()
-        at = ids * width + b_rank
-        return flat[1:][at], flat[at]
+        return beating(side.at_least[k], ids, b_rank)
 
     def b_table(k: int, ids: np.ndarray, a_rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """B's hands containing ``ids`` losing, and losing or tying, to rank ``a_rank`` (a
         masked row may read a neighbour's entry at rank -1)."""
-        flat = unknown.below[k].ravel()
-        at = ids * width + a_rank
-        return flat[at], flat[1:][at]
+        return losing(unknown.below[k], ids, a_rank)
 
     def beats(a_rank: np.ndarray, b_rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return a_rank > b_rank, a_rank >= b_rank

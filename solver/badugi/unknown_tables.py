@@ -17,7 +17,7 @@ import numpy as np
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.cards import Card
 from handsolver.solver.badugi.exact import final_keys, key_table
-from handsolver.solver.badugi.stub_sets import superset_counts
+from handsolver.solver.badugi.stub_sets import beating, superset_counts
 
 if TYPE_CHECKING:
     from handsolver.solver.badugi.unknown import UnknownOpponent
@@ -56,10 +56,7 @@ class KnownTables:
         """A's draws containing set ``ids`` (of ``k`` cards) that beat, and that beat or tie,
         a hand of rank ``b_rank``."""
         if k < self.a:
-            table = self.at_least_a[k]
-            flat = table.ravel()
-            at = ids * table.shape[1] + b_rank
-            return flat[at + 1], flat[at]
+            return beating(self.at_least_a[k], ids, b_rank)
         rank = self.rank_a[ids]
         return rank > b_rank, rank >= b_rank
 
@@ -127,7 +124,6 @@ def _w_cards(tables: Sequence[KnownTables]) -> list[list[np.ndarray]]:
     """
     first = tables[0]
     sets, a = first.sets, first.a
-    width = WIDTH
     members = sets.members[HAND_SIZE]
     outs = [
         [np.zeros((sets.counts[HAND_SIZE], sets.n), dtype=np.int32) for _ in range(2)]
@@ -144,7 +140,9 @@ def _w_cards(tables: Sequence[KnownTables]) -> list[list[np.ndarray]]:
         b_rank = first.rank_b[:-1][rows, None]
         for k, ids in subsets:
             with_card = sets.plus[k][ids[rows]]  # the set V + x
-            at = with_card * width + b_rank if k + 1 < a else with_card
+            # The place in A's table is the same for every known hand: computed once here
+            # rather than through stub_sets.beating for each.
+            at = with_card * WIDTH + b_rank if k + 1 < a else with_card
             for table, out in zip(tables, outs, strict=True):
                 if k + 1 < a:
                     flat = table.at_least_a[k + 1].ravel()
@@ -152,11 +150,9 @@ def _w_cards(tables: Sequence[KnownTables]) -> list[list[np.ndarray]]:
                 else:  # V + x is A's whole draw
                     rank = table.rank_a[at]
                     counts = (rank > b_rank, rank >= b_rank)
+                signed = np.subtract if k % 2 else np.add
                 for shift in range(2):
-                    if k % 2:
-                        out[shift][rows] -= counts[shift]
-                    else:
-                        out[shift][rows] += counts[shift]
+                    signed(out[shift][rows], counts[shift], out=out[shift][rows])
         inside = (members[rows, :, None] == np.arange(sets.n)).any(axis=1)
         for out in outs:
             for shift in range(2):
@@ -214,24 +210,18 @@ def counts_over_draws(
         ids = iter(_grown_ids(plus, z, m, bases, query_rows, drawn))
         for size, sign in terms:
             grown = next(ids)
-            if size < HAND_SIZE:
-                at = grown * below_b[size].shape[1]
-                for a_rank, total in zip(a_ranks, totals, strict=True):
+            signed = np.add if sign > 0 else np.subtract
+            # B's row is the same for every known hand: its place is computed once here rather
+            # than through stub_sets.losing for each.
+            at = grown * below_b[size].shape[1] if size < HAND_SIZE else rank_b[grown]
+            for a_rank, total in zip(a_ranks, totals, strict=True):
+                if size < HAND_SIZE:
                     place = at + a_rank
-                    for shift, flat in enumerate(flats[size]):
-                        counts = flat[place]
-                        if sign > 0:
-                            total[shift] += counts
-                        else:
-                            total[shift] -= counts
-            else:
-                rank = rank_b[grown]
-                for a_rank, total in zip(a_ranks, totals, strict=True):
-                    for shift, counts in enumerate((rank < a_rank, rank <= a_rank)):
-                        if sign > 0:
-                            total[shift] += counts
-                        else:
-                            total[shift] -= counts
+                    both = [flat[place] for flat in flats[size]]
+                else:
+                    both = [at < a_rank, at <= a_rank]
+                for shift, counts in enumerate(both):
+                    signed(total[shift], counts, out=total[shift])
         for out, total in zip(outs, totals, strict=True):
             for shift in range(2):
                 out[shift, rows] = np.bincount(query, total[shift], minlength=len(rows))
