@@ -90,8 +90,12 @@ STOP_GRACE = 5.0
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def _serve(connection: Any) -> None:
+def _serve(connection: Any, parent_ends: list[Any]) -> None:
     """A worker: run the chunks sent on ``connection`` until it is closed.
+
+    ``parent_ends`` are the parent's ends of the pipes made so far, this worker's included: a
+    forked worker inherits them, and one left open would keep a pipe from ever closing, so a
+    worker would wait for work that never comes until it was killed.
 
     Ctrl-C is ignored (a terminal sends it to the whole process group; the parent decides), and
     SIGTERM ends the worker quietly through ``SystemExit``, so ``finally`` blocks still run (a
@@ -101,6 +105,8 @@ def _serve(connection: Any) -> None:
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     signal.set_wakeup_fd(-1)  # the parent's wake-up pipe (see solver.interrupt) is not ours
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    for end in parent_ends:
+        end.close()
     while True:
         try:
             message = connection.recv()
@@ -147,7 +153,8 @@ def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: in
         try:
             for _ in range(workers):
                 here, there = context.Pipe()
-                process = context.Process(target=_serve, args=(there,), daemon=True)
+                parent_ends = [worker.connection for worker in pool] + [here]
+                process = context.Process(target=_serve, args=(there, parent_ends), daemon=True)
                 process.start()
                 there.close()
                 pool.append(_Worker(process, here))

@@ -44,6 +44,21 @@ def test_local_pool_keeps_input_order_for_lists_and_generators() -> None:
     assert list(run_batch(square, [], workers=2)) == []
 
 
+def test_finished_workers_end_on_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the work is done each worker sees its pipe close and exits 0: none holds a pipe
+    end of its own or of an earlier worker open (it would wait until killed, exit -9)."""
+    exit_codes: list[int | None] = []
+    stop = batch._stop
+
+    def recording_stop(pool: list[batch._Worker], *, at_once: bool) -> None:
+        stop(pool, at_once=at_once)
+        exit_codes.extend(worker.process.exitcode for worker in pool)
+
+    monkeypatch.setattr(batch, "_stop", recording_stop)
+    assert list(run_batch(square, range(20), workers=3)) == [n * n for n in range(20)]
+    assert exit_codes == [0, 0, 0]
+
+
 def test_a_generator_is_consumed_only_as_results_are_taken() -> None:
     taken = 0
 
