@@ -95,21 +95,16 @@ def superset_counts(
     The last row (no set) is zero.
     """
     tables = []
+    shift = 0 if above else 1  # "below x" counts the rank at x - 1 and lower
     for k in range(size):
-        index = np.concatenate(
-            [
-                sets.subset_ids(size, positions) * (width - 1) + ranks
-                for positions in combinations(range(size), k)
-            ]
-        )
-        length = (sets.counts[k] + 1) * (width - 1)
-        counts = np.bincount(index, minlength=length).reshape(sets.counts[k] + 1, width - 1)
-        # A count is at most C(52, 4) < 2**31.
+        # A count is at most C(52, 4) < 2**31.  The table is filled in place: a bincount
+        # would first build it in int64, twice the memory to fault in (the larger cost here).
         table = np.zeros((sets.counts[k] + 1, width), dtype=np.int32)
-        if above:
-            np.cumsum(counts[:, ::-1], axis=1, dtype=np.int32, out=table[:, -2::-1])
-        else:
-            np.cumsum(counts, axis=1, dtype=np.int32, out=table[:, 1:])
+        flat = table.reshape(-1)
+        for positions in combinations(range(size), k):
+            np.add.at(flat, sets.subset_ids(size, positions) * width + ranks + shift, 1)
+        running = table[:, ::-1] if above else table
+        np.cumsum(running, axis=1, out=running)
         tables.append(table)
     return tables
 
