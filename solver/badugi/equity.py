@@ -235,7 +235,9 @@ def best_discard(
         )
     choices = keep_choices(hand)
     default = kept_cards(DrawRule(), hand, 0)
-    equities = _exact_equities(spot, choices, progress) if is_exact(spot) and not estimate else None
+    equities = None
+    if is_exact(spot) and not estimate:
+        equities = _exact_equities(spot, choices, progress, workers, scheduler)
     if equities is not None:
         best = max(equities)
         table = [
@@ -264,13 +266,16 @@ def best_discard(
 
 
 def _exact_equities(
-    spot: Situation, choices: list[tuple[Card, ...]], progress: Progress[Any] | None
+    spot: Situation,
+    choices: list[tuple[Card, ...]],
+    progress: Progress[Any] | None,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> list[Fraction] | None:
     """The first player's exact equity for each keep choice, or ``None`` if one of them has too
     many card sequences to count (more than one draw left)."""
     if spot.hands[1] is None:
-        opponent = _opponent(spot.stub, spot.rules[1])
-        return [counts.win + counts.tie / 2 for counts in opponent.counts_many(choices, progress)]
+        return _unknown_equities(spot, choices, progress, workers, scheduler)
     rows: Iterable[tuple[Card, ...]] = choices
     if progress is not None:
         rows = progress(choices, len(choices), "keep choices")
@@ -283,3 +288,48 @@ def _exact_equities(
             return None
         equities.append(paths.win + paths.tie / 2)
     return equities
+
+
+def _unknown_equities(
+    spot: Situation,
+    choices: list[tuple[Card, ...]],
+    progress: Progress[Any] | None,
+    workers: int,
+    scheduler: str | None,
+) -> list[Fraction]:
+    """:func:`_exact_equities` against an unknown hand.
+
+    Keeps that draw the same number of cards share most of their count, so they travel as one
+    job; with several workers the jobs go out largest draw first (the costliest), and the
+    unknown hand's side is built here before the pool starts, so forked workers inherit it
+    instead of building it again.
+    """
+    opponent = _opponent(spot.stub, spot.rules[1])
+    if workers <= 1 and scheduler is None:
+        counts = opponent.counts_many(choices, progress)
+        return [share.win + share.tie / 2 for share in counts]
+    from handsolver.solver.batch import run_batch
+
+    by_draw: dict[int, list[tuple[Card, ...]]] = {}
+    for keep in choices:
+        by_draw.setdefault(HAND_SIZE - len(keep), []).append(keep)
+    jobs = [(spot.stub, spot.rules[1], tuple(by_draw[a])) for a in sorted(by_draw, reverse=True)]
+    results: Iterable[list[ExactShares]] = run_batch(
+        _keep_group_counts, jobs, workers=workers, scheduler=scheduler, chunksize=1
+    )
+    if progress is not None:
+        results = progress(results, len(jobs), "keep groups")
+    equity = {
+        keep: share.win + share.tie / 2
+        for (_, _, keeps), shares in zip(jobs, results, strict=True)
+        for keep, share in zip(keeps, shares, strict=True)
+    }
+    return [equity[keep] for keep in choices]
+
+
+def _keep_group_counts(
+    job: tuple[tuple[Card, ...], DrawRule, tuple[tuple[Card, ...], ...]],
+) -> list[ExactShares]:
+    """One job of :func:`_unknown_equities` (top level, so a worker process can run it)."""
+    stub, rule, keeps = job
+    return _opponent(stub, rule).counts_many(keeps)

@@ -285,6 +285,7 @@ def test_discard_table_against_an_unknown_hand_equals_the_brute_force() -> None:
         )
         assert row.equity == brute(forced)[0][2]
     assert [row.equity for row in table] == sorted((row.equity for row in table), reverse=True)
+    assert best_discard(spot, workers=2) == table  # the keeps spread over two processes
 
 
 # --- estimates against exact answers ----------------------------------------------------------
