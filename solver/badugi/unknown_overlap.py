@@ -140,83 +140,112 @@ def _both_free(below: np.ndarray, at_least: np.ndarray) -> np.ndarray:
     return np.stack([both[:, :width], both[:, width:]]).astype(np.int64)
 
 
+class _Chunk(NamedTuple):
+    """A chunk of queries and the sets grown from them: ``z_o[q, o]`` is ``Z + o`` and
+    ``s_o`` ``S + o`` (no set if ``o`` is in ``Z`` or ``S``), ``b_rows[q, i, c]`` B's rank of
+    ``Z + s_i + c`` and ``a_rows[q, j, c]`` A's of ``S + z_j + c``, ``b_whole`` B's rank of
+    ``Z + S`` and ``a_whole`` A's."""
+
+    z: np.ndarray
+    s: np.ndarray
+    z_o: np.ndarray
+    s_o: np.ndarray
+    z_s: np.ndarray
+    s_z: np.ndarray
+    b_rows: np.ndarray
+    a_rows: np.ndarray
+    b_whole: np.ndarray
+    a_whole: np.ndarray
+
+
 class _Tables(NamedTuple):
-    """What the look-ups of one known hand read; :meth:`counts` does them for a chunk."""
+    """What the look-ups of one known hand read; :meth:`counts` does them for a chunk.  The
+    tables of A are read at ``row * (W - 1) + x`` for B's rank ``x``, B's at ``row * W + x``
+    for A's rank ``x`` (``W = below_b3.shape[1]``)."""
 
     sets: StubSets
     b: _Ranks
     a: _Ranks
     below_b3: np.ndarray
-    a_pairs: np.ndarray  # packed A "at least" over 2-sets (width W - 1)
-    a_threes: np.ndarray  # packed A "at least" over 3-sets (width W - 1)
-    b_pairs: np.ndarray  # packed B "below" over 2-sets (width W)
+    a_pairs: np.ndarray  # packed A "at least" over 2-sets
+    a_threes: np.ndarray  # packed A "at least" over 3-sets
+    b_pairs: np.ndarray  # packed B "below" over 2-sets
 
     def counts(self, z: np.ndarray, s: np.ndarray) -> np.ndarray:
         """``F(Z, S) - P(Z, S)`` for a chunk: every term but the matrix product."""
-        sets, a, b = self.sets, self.a, self.b
-        width = self.below_b3.shape[1]
-        plus2 = sets.plus[2]
-        z_cards, s_cards = sets.members[2][z], sets.members[2][s]
-        rows = np.arange(len(z))[:, None]
-        # G2: E = D' = J.
-        a_row, b_row = a.of_pairs[s], b.of_pairs[z]
-        out = np.stack(
-            [np.count_nonzero(a_row > b_row, axis=1), np.count_nonzero(a_row >= b_row, axis=1)]
-        ).astype(np.int64)
-        # G1: E = o + e, D' = o + d, both in U.
-        packed = np.zeros((len(z), sets.n), dtype=np.int32)
-        below = self.below_b3.ravel()
-        for o in range(sets.n):
-            z_o, s_o = plus2[z, o], plus2[s, o]  # no set if o is in Z or S
-            b_ranks = b.of_threes[z_o]  # of Z + o + e, for every e
-            b_at_s = b_ranks[rows, s_cards]  # e in S: ranks of Z + o + s
-            b_ranks[rows, s_cards] = b.whole[-1]  # ... taken out of E
-            b_ranks += (s_o * (width - 1))[:, None]
-            packed += self.a_threes[b_ranks]  # sum over e of A's draws S + o + d above
-            # d in Z: A's draw S + o + z against B's hands Z + o + e with e outside S.
-            a_at_z = a.of_threes[s_o[:, None], z_cards]  # -1 if o is in S
-            place = np.where(a_at_z >= 0, z_o[:, None] * width + a_at_z, len(below) - 2)
-            for shift in range(2):
-                lose = below[place + shift]
-                for i in range(2):
-                    if shift:
-                        lose -= b_at_s[:, i, None] <= a_at_z
-                    else:
-                        lose -= b_at_s[:, i, None] < a_at_z
-                out[shift] += lose.sum(axis=1)
-        out -= _unpacked(packed.sum(axis=1, dtype=np.int64))
-        return out + self._both_free_cross(z, s, z_cards, s_cards)
+        a, b, plus2, plus3 = self.a, self.b, self.sets.plus[2], self.sets.plus[3]
+        z_cards, s_cards = self.sets.members[2][z], self.sets.members[2][s]
+        z_s, s_z = plus2[z[:, None], s_cards], plus2[s[:, None], z_cards]
+        chunk = _Chunk(
+            z,
+            s,
+            plus2[z],
+            plus2[s],
+            z_s,
+            s_z,
+            b.of_threes[z_s],
+            a.of_threes[s_z],
+            b.whole[plus3[z_s[:, 0], s_cards[:, 1]]],
+            a.whole[plus3[s_z[:, 0], z_cards[:, 1]]],
+        )
+        return self._two_shared(chunk) - self._one_shared(chunk) + self._both_free_cross(chunk)
 
-    def _both_free_cross(
-        self, z: np.ndarray, s: np.ndarray, z_cards: np.ndarray, s_cards: np.ndarray
-    ) -> np.ndarray:
+    def _two_shared(self, q: _Chunk) -> np.ndarray:
+        """``G2``: A's ranks of ``S + J`` against B's of ``Z + J``, row against row."""
+        a_row, b_row = self.a.of_pairs[q.s], self.b.of_pairs[q.z]
+        return np.stack([_count(a_row > b_row, 1), _count(a_row >= b_row, 1)]).astype(np.int64)
+
+    def _one_shared(self, q: _Chunk) -> np.ndarray:
+        """``G1``: for each card ``o``, B's hands ``Z + o + e`` against A's draws ``S + o +
+        d`` with ``e`` and ``d`` in ``U``.  B's ranks over every ``e`` index A's counts over
+        every ``d``; then ``e`` in ``S`` and ``d`` in ``Z`` come out."""
+        width = self.below_b3.shape[1]
+        a_at = (q.s_o * (width - 1)).astype(np.int32)  # rows of A's table over 3-sets
+        packed = np.zeros(q.z_o.shape, dtype=np.int32)
+        gathered = np.empty_like(packed)
+        for o in range(self.sets.n):
+            b_ranks = np.take(self.b.of_threes, q.z_o[:, o], axis=0)  # of Z + o + e, every e
+            b_ranks += a_at[:, o, None]
+            packed += np.take(self.a_threes, b_ranks, out=gathered)
+        # e in S: A's draws S + o + d above B's Z + o + s.
+        in_s = self.a_threes[a_at[:, None, :] + q.b_rows].sum(axis=(1, 2), dtype=np.int64)
+        out = _unpacked(packed.sum(axis=1, dtype=np.int64) - in_s)
+        # d in Z: A's whole S + o + z against B's hands Z + o + e with e outside S.
+        below = self.below_b3.ravel()
+        place = np.where(q.a_rows >= 0, (q.z_o * width)[:, None, :] + q.a_rows, len(below) - 2)
+        b_at_s, a_at_z = q.b_rows[:, :, None, :], q.a_rows[:, None, :, :]  # [q, i, j, o]
+        out[0] += _count(b_at_s < a_at_z, (1, 2, 3)) - below[place].sum(axis=(1, 2))
+        out[1] += _count(b_at_s <= a_at_z, (1, 2, 3)) - below[1:][place].sum(axis=(1, 2))
+        return out
+
+    def _both_free_cross(self, q: _Chunk) -> np.ndarray:
         """The terms of ``G0`` beside the matrix product: a product of a 3-set's row (``Z + s``
         or ``S + z``) or of the whole hand (``Z + S`` or ``S + Z``) with the other side's."""
-        a, b = self.a, self.b
         width = self.below_b3.shape[1]
-        plus2, plus3 = self.sets.plus[2], self.sets.plus[3]
         below = self.below_b3.ravel()
-        out = np.zeros((2, len(z)), dtype=np.int64)
+        out = np.zeros((2, len(q.z)), dtype=np.int64)
 
         def add(sign: int, packed: np.ndarray) -> None:
             out[:] += sign * _unpacked(packed)
 
-        a_whole = a.whole[plus3[plus2[s, z_cards[:, 0]], z_cards[:, 1]]]  # S + Z
-        b_whole = b.whole[plus3[plus2[z, s_cards[:, 0]], s_cards[:, 1]]]  # Z + S
-        s_z = [plus2[s, z_cards[:, j]] for j in range(2)]  # S + z
-        a_at = [(ids * (width - 1))[:, None] for ids in [s, *s_z]]  # rows of A's tables
-        for i in range(2):
-            z_s = plus2[z, s_cards[:, i]]  # Z + s
-            b_ranks = b.of_threes[z_s]  # of Z + s + y, for every y
-            add(-1, self.a_pairs[a_at[0] + b_ranks].sum(axis=1, dtype=np.int64))
-            add(1, sum(self.a_threes[at + b_ranks].sum(axis=1, dtype=np.int64) for at in a_at[1:]))
-            out[0] -= below[z_s * width + a_whole]  # against A's whole S + Z
-            out[1] -= below[z_s * width + a_whole + 1]
-        for j in range(2):
-            a_ranks = a.of_threes[s_z[j]]  # of S + z + d, for every d (-1: no set)
-            add(-1, self.b_pairs[(z * width + 1)[:, None] + a_ranks].sum(axis=1, dtype=np.int64))
-            add(-1, self.a_threes[a_at[1 + j][:, 0] + b_whole])  # against B's whole Z + S
-        add(1, self.b_pairs[z * width + a_whole + 1] + self.a_pairs[a_at[0][:, 0] + b_whole])
-        out[0] += a_whole > b_whole
-        out[1] += a_whole >= b_whole
+        a_at, a_at_z = q.s * (width - 1), q.s_z * (width - 1)  # rows of A's tables
+        b_at = q.z * width  # rows of B's table over 2-sets
+        b_rows = q.b_rows[:, :, None, :]  # [q, i, j, y]
+        add(-1, self.a_pairs[a_at[:, None, None] + q.b_rows].sum(axis=(1, 2), dtype=np.int64))
+        add(1, self.a_threes[a_at_z[:, None, :, None] + b_rows].sum(axis=(1, 2, 3), dtype=np.int64))
+        a_rows = q.a_rows + 1  # B's "below" tables are read one place on (rank -1: no set)
+        add(-1, self.b_pairs[b_at[:, None, None] + a_rows].sum(axis=(1, 2), dtype=np.int64))
+        add(-1, self.a_threes[a_at_z + q.b_whole[:, None]].sum(axis=1, dtype=np.int64))
+        add(1, self.b_pairs[b_at + q.a_whole + 1] + self.a_pairs[a_at + q.b_whole])
+        place = q.z_s * width + q.a_whole[:, None]  # B's hands Z + s against A's S + Z
+        out[0] -= below[place].sum(axis=1)
+        out[1] -= below[1:][place].sum(axis=1)
+        out[0] += q.a_whole > q.b_whole
+        out[1] += q.a_whole >= q.b_whole
         return out
+
+
+def _count(condition: np.ndarray, axis: int | tuple[int, ...]) -> np.ndarray:
+    """How many of ``condition`` hold along ``axis`` (fewer than 2**15)."""
+    counts: np.ndarray = condition.view(np.int8).sum(axis=axis, dtype=np.int16)
+    return counts
