@@ -107,7 +107,9 @@ class _Ranks(NamedTuple):
         whole[-1] = no_set
         first, second = sets.members[2][:, 0], sets.members[2][:, 1]
         pairs = sets.plus[3][sets.plus[2][:, first], second]
-        return cls(whole, whole[pairs].astype(np.int16), whole[sets.plus[3]].astype(np.int32))
+        # rows contiguous: each query reads whole rows
+        of_pairs = np.ascontiguousarray(whole[pairs], dtype=np.int16)
+        return cls(whole, of_pairs, np.ascontiguousarray(whole[sets.plus[3]], dtype=np.int32))
 
 
 def _packed(table: np.ndarray, above: bool) -> np.ndarray:
