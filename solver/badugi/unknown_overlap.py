@@ -87,7 +87,8 @@ def overlap_counts(
         for start in range(0, len(order), _CHUNK):
             rows = order[start : start + _CHUNK]
             z, s = z_ids[rows], s_ids[rows]
-            out[:, rows] = both_free[:, z, s] + tables.counts(z, s)
+            product = np.stack([both_free[z, s], both_free[z, s + len(both_free)]])
+            out[:, rows] = product.astype(np.int64) + tables.counts(z, s)
         outs.append(out)
     return outs
 
@@ -117,11 +118,13 @@ def _packed(table: np.ndarray, above: bool) -> np.ndarray:
     one int32, flat.  ``above`` (A's "at least"): at ``v, x`` for B's rank ``x``, the entries
     at ``x + 1`` and ``x``; else (B's "below"): at ``v, x + 1`` for A's rank ``x >= -1``, the
     entries at ``x`` and ``x + 1`` (zero for ``x = -1``, no set)."""
-    table = table.astype(np.int32)
     if above:
-        return (table[:, 1:] + (table[:, :-1] << _SHIFT)).ravel()
-    packed = np.zeros_like(table)
-    packed[:, 1:] = table[:, :-1] + (table[:, 1:] << _SHIFT)
+        packed = np.left_shift(table[:, :-1], _SHIFT, dtype=np.int32)
+        packed += table[:, 1:]
+        return packed.ravel()
+    packed = np.zeros(table.shape, dtype=np.int32)
+    np.left_shift(table[:, 1:], _SHIFT, out=packed[:, 1:])
+    packed[:, 1:] += table[:, :-1]
     return packed.ravel()
 
 
@@ -131,15 +134,14 @@ def _unpacked(packed: np.ndarray) -> np.ndarray:
 
 
 def _both_free(below: np.ndarray, at_least: np.ndarray) -> np.ndarray:
-    """B's hands containing ``Z`` against A's draws containing ``S`` for every pair of 2-sets,
-    win and win-or-tie: ``(2, C(n, 2) + 1, C(n, 2) + 1)``, one matrix product (exact in
+    """B's hands containing ``Z`` against A's draws containing ``S`` for every pair of 2-sets:
+    win at ``[Z, S]`` and win-or-tie at ``[Z, C(n, 2) + 1 + S]``, one matrix product (exact in
     float32, see the module docstring)."""
     histogram = np.diff(below, axis=1).astype(np.float32)  # B's hands containing Z of rank x
     at_least = at_least.astype(np.float32)
     # A wins with rank at least x + 1; wins or ties with rank at least x.
-    both = histogram @ np.vstack([at_least[:, 1:], at_least[:, :-1]]).T
-    width = len(at_least)
-    return np.stack([both[:, :width], both[:, width:]]).astype(np.int64)
+    both: np.ndarray = histogram @ np.vstack([at_least[:, 1:], at_least[:, :-1]]).T
+    return both
 
 
 class _Chunk(NamedTuple):
@@ -208,7 +210,7 @@ class _Tables(NamedTuple):
         for o in range(self.sets.n):
             b_ranks = np.take(self.b.of_threes, q.z_o[:, o], axis=0)  # of Z + o + e, every e
             b_ranks += a_at[:, o, None]
-            packed += np.take(self.a_threes, b_ranks, out=gathered)
+            packed += np.take(self.a_threes, b_ranks, out=gathered, mode="clip")
         # e in S: A's draws S + o + d above B's Z + o + s.
         in_s = self.a_threes[a_at[:, None, :] + q.b_rows].sum(axis=(1, 2), dtype=np.int64)
         out = _unpacked(packed.sum(axis=1, dtype=np.int64) - in_s)
