@@ -119,7 +119,7 @@ def _packed(table: np.ndarray, above: bool) -> np.ndarray:
     at ``x + 1`` and ``x``; else (B's "below"): at ``v, x + 1`` for A's rank ``x >= -1``, the
     entries at ``x`` and ``x + 1`` (zero for ``x = -1``, no set)."""
     if above:
-        packed = np.left_shift(table[:, :-1], _SHIFT, dtype=np.int32)
+        packed: np.ndarray = np.left_shift(table[:, :-1], _SHIFT, dtype=np.int32)
         packed += table[:, 1:]
         return packed.ravel()
     packed = np.zeros(table.shape, dtype=np.int32)
@@ -192,7 +192,10 @@ class _Tables(NamedTuple):
             b.whole[plus3[z_s[:, 0], s_cards[:, 1]]],
             a.whole[plus3[s_z[:, 0], z_cards[:, 1]]],
         )
-        return self._two_shared(chunk) - self._one_shared(chunk) + self._both_free_cross(chunk)
+        out = self._two_shared(chunk)
+        out -= self._one_shared(chunk)
+        out += self._both_free_cross(chunk)
+        return out
 
     def _two_shared(self, q: _Chunk) -> np.ndarray:
         """``G2``: A's ranks of ``S + J`` against B's of ``Z + J``, row against row."""
