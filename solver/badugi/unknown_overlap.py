@@ -12,20 +12,22 @@ inclusion-exclusion over the cards ``J`` that ``E`` and ``D'`` would share,
   ``S + J`` are tables over pairs of 2-sets (a set with a card twice ranks out of reach), so
   each query compares one row of each: contiguous, ~1,100 comparisons.
 * ``G1``: ``E = o + e`` and ``D' = o + d``.  For each card ``o``, B's ranks of ``Z + o + e``
-  (a row of 48) index A's table "draws containing ``S + o`` above rank ``x``" (one row of it);
-  ``e`` in ``S`` and ``d`` in ``Z`` are taken out by masking and by one look-up and a few
-  comparisons.  Queries go in order of ``S``, so the rows looked up stay in cache.
+  over every card ``e`` (a row of ``n``) index A's table "draws containing ``S + o`` above
+  rank ``x``" (one row of it).  Queries go in order of ``S``, so the rows looked up stay in
+  cache.  Then ``e`` in ``S`` and ``d`` in ``Z`` come out: B's ranks of ``Z + s + o`` and
+  A's of ``S + z + o`` are rows over ``o`` too, looked up and compared for every ``o`` at
+  once.
 * ``G0``: ``E`` and ``D'`` free in ``U``.  B's rank histogram over ``E ⊂ U`` is its histogram
   over ``E`` (a row of a table over 2-sets) less those over ``E ∋ s`` plus the one hand
   ``Z + S``; A's "above ``x``" counts likewise.  The product of the whole rows is one matrix
   product over every pair of 2-sets (float32: every entry and partial sum is an integer below
-  ``C(n - 2, 2)**2 < 2**24``); the cross terms have one free card and are sums of look-ups.
+  ``C(n - 2, 2)**2 < 2**24``); the cross terms have one free card or none and are sums of look-ups.
 
 Win and win-or-tie travel together: A's "at least ``x + 1``" and "at least ``x``" (B's "below
 ``x``" and "below ``x + 1``") are packed in one int32 as ``win + 2**17 * win_or_tie``; every
-sum of packed entries taken here has its win part below ``2**17`` (at most ``(n - 4)**2 (n -
-3)``, 112,896 for ``n = 52``) and its whole below ``2**31`` before it is summed in int64.  All
-counts are exact integers.
+sum of packed entries taken here has its win part below ``2**17`` (at most ``2 (n - 3)
+C(n - 2, 2)``, 120,050 for ``n = 52``) and each entry, and each sum over ``o`` kept in int32,
+is below ``2**31`` (at most ``(n - 4) (n - 3) (2**17 + 1)``).  All counts are exact integers.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ def overlap_counts(
     for each known hand."""
     if sets.n > 52:
         raise ValueError("the packed counts hold a stub of at most 52 cards")
+    # B's "no set" ranks one past the top, where A's "at least" tables are zero.
     b = _Ranks.of(sets, unknown.rank, unknown.below[0].shape[1] - 2)
     order = np.argsort(s_ids, kind="stable")  # A's rows looked up stay in cache
     outs = []
@@ -213,6 +216,7 @@ class _Tables(NamedTuple):
         for o in range(self.sets.n):
             b_ranks = np.take(self.b.of_threes, q.z_o[:, o], axis=0)  # of Z + o + e, every e
             b_ranks += a_at[:, o, None]
+            # every index is in range by construction: "clip" only skips the check
             packed += np.take(self.a_threes, b_ranks, out=gathered, mode="clip")
         # e in S: A's draws S + o + d above B's Z + o + s.
         in_s = self.a_threes[a_at[:, None, :] + q.b_rows].sum(axis=(1, 2), dtype=np.int64)
