@@ -154,7 +154,7 @@ class UnknownOpponent:
             if a not in tables:
                 tables = {a: [KnownTables(self, keeps[index], a) for index in by_draw[a]]}
             batch = self.queries[(z, s)]
-            if s <= 1 and (a - s >= 2 or z + a - s > HAND_SIZE):  # over B's hands
+            if s <= 1 and (a > s or z + a - s > HAND_SIZE):  # over B's hands
                 values = counts_over_hands(tables[a], z, s, batch.z_ids, batch.s_ids)
             elif (z, s, a) == (2, 2, HAND_SIZE):  # the costliest class: by the hands' overlap
                 values = overlap_counts(

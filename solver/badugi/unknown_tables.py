@@ -2,7 +2,9 @@
 over B's final hands or over A's completions (see the module docstring there).
 
 Every function here takes several known hands drawing the same number of cards: the sets
-looked up are the same for all of them, only A's ranks differ.
+looked up are the same for all of them, only A's ranks differ.  Over B's hands, the known
+hands are stacked on a trailing axis, so that one look-up fetches one contiguous row holding
+all of them.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations
+from math import comb
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,7 +20,7 @@ import numpy as np
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.cards import Card
 from handsolver.solver.badugi.exact import final_keys, key_table
-from handsolver.solver.badugi.stub_sets import beating, superset_counts
+from handsolver.solver.badugi.stub_sets import StubSets, superset_counts
 
 if TYPE_CHECKING:
     from handsolver.solver.badugi.unknown import UnknownOpponent
@@ -48,116 +51,147 @@ class KnownTables:
         self.rank_a = np.append(rank_a, -1)  # "no set": never at least anything
         # at_least_a[k][v, y]: A's draws containing set v (of k cards) ranked at least y.
         self.at_least_a = superset_counts(self.sets, a, rank_a, WIDTH, above=True)
-        self._small: dict[int, list[list[np.ndarray]]] = {}
+        # The sums over B's hands, by |S|, for the known hands first stacked with this one.
+        self._over_hands: dict[int, tuple[tuple[KnownTables, ...], list[np.ndarray]]] = {}
 
-    # --- the two sides' look-ups: wins, and wins or ties ------------------------------------
 
-    def _a_side(self, k: int, ids: np.ndarray, b_rank: np.ndarray) -> tuple[np.ndarray, ...]:
-        """A's draws containing set ``ids`` (of ``k`` cards) that beat, and that beat or tie,
-        a hand of rank ``b_rank``."""
-        if k < self.a:
-            return beating(self.at_least_a[k], ids, b_rank)
-        rank = self.rank_a[ids]
-        return rank > b_rank, rank >= b_rank
-
-    # --- |S| <= 1: over B's final hands ------------------------------------------------------
-
-    def _w_empty(self) -> list[np.ndarray]:
-        """``W(∅, Y)`` for every ``Y``: A's draws missing ``Y`` that win (tie or win)."""
-        sets = self.sets
-        b_rank = self.rank_b[:-1]
-        out = [np.zeros(sets.counts[HAND_SIZE], dtype=np.int64) for _ in range(2)]
-        for k in range(min(self.a, HAND_SIZE) + 1):
-            for positions in combinations(range(HAND_SIZE), k):
-                ids = sets.subset_ids(HAND_SIZE, positions)
-                for shift, counts in enumerate(self._a_side(k, ids, b_rank)):
-                    out[shift] += (-1) ** k * counts
-        return out
-
-    def _upward(self, top: list[np.ndarray]) -> list[list[np.ndarray]]:
-        """Sums over supersets: level ``k`` holds ``sum over Y ⊇ Z`` of the top level, for every
-        ``Z`` of ``k`` cards (each ``Y`` is reached through ``4 - k`` cards, hence the
-        division)."""
-        sets = self.sets
-        levels: list[list[np.ndarray]] = [[] for _ in range(HAND_SIZE + 1)]
-        levels[HAND_SIZE] = top
-        for k in range(HAND_SIZE - 1, 0, -1):
-            for shift in range(2):
-                above = levels[k + 1][shift]
-                padded = np.concatenate([above, np.zeros((1, *above.shape[1:]), above.dtype)])
-                plus = sets.plus[k][:-1]
-                level = np.zeros((len(plus), *above.shape[1:]), dtype=np.int64)
-                step = max(1, CHUNK // (sets.n * max(1, above[0].size)))
-                for start in range(0, len(plus), step):
-                    level[start : start + step] = padded[plus[start : start + step]].sum(axis=1)
-                levels[k].append(level // (HAND_SIZE - k))
-        return levels
+# --- |S| <= 1: over B's final hands ----------------------------------------------------------
 
 
 def counts_over_hands(
     tables: Sequence[KnownTables], z: int, s: int, z_ids: np.ndarray, s_ids: np.ndarray
 ) -> list[np.ndarray]:
     """``F(Z, S)`` for ``|S| <= 1``, win and win-or-tie, ``(2, queries)`` for each of
-    ``tables`` (known hands drawing the same number of cards): over B's final hands."""
-    if s not in tables[0]._small:
-        tops = _w_cards(tables) if s else [table._w_empty() for table in tables]
-        for table, top in zip(tables, tops, strict=True):
-            table._small[s] = table._upward(top)
-    out = []
-    for table in tables:
-        level = table._small[s][z]
-        out.append(
-            np.stack(
-                [level[shift][z_ids, s_ids] if s else level[shift][z_ids] for shift in range(2)]
-            )
-        )
-    return out
+    ``tables`` (known hands drawing the same number of cards): the sum over B's final hands
+    ``Y ⊇ Z`` of ``W(S, Y)`` (:func:`_w_top`), taken from :func:`_upward`'s level ``|Z|``."""
+    picked = _levels(tables, s)[z][z_ids, :, s_ids]  # (queries, shift, known hand)
+    # The levels hold "at least" (win or tie) first, then "above" (win).
+    return [picked[:, ::-1, i].T.astype(np.int64) for i in range(len(tables))]
 
 
-def _w_cards(tables: Sequence[KnownTables]) -> list[list[np.ndarray]]:
-    """``W({x}, Y)`` for every ``Y`` and card ``x``, ``(C(n, 4), n)`` per shift, for each of
-    ``tables``: A's draws holding ``x`` that miss ``Y`` and win (tie or win).  The sets looked
-    up are the same for every known hand.
+def _levels(tables: Sequence[KnownTables], s: int) -> dict[int, np.ndarray]:
+    """:func:`_upward` of :func:`_w_top` for ``tables``, kept on the first table while the
+    same tables ask (the classes of one ``|S|`` share it)."""
+    first = tables[0]
+    cached = first._over_hands.get(s)
+    if (
+        cached is None
+        or len(cached[0]) != len(tables)
+        or any(mine is not theirs for mine, theirs in zip(cached[0], tables, strict=True))
+    ):
+        cached = (tuple(tables), _upward(first.sets, _w_top(tables, s), s))
+        first._over_hands[s] = cached
+    return cached[1]
 
-    An entry is at most ``C(n - 1, a - 1) <= C(47, 3)`` and a partial sum at most 11 times
-    that, so int32 holds them.
+
+def _w_top(tables: Sequence[KnownTables], s: int) -> np.ndarray:
+    """``W(S, Y)`` for every B's final hand ``Y`` and every ``S`` of ``s <= 1`` cards: A's
+    draws holding ``S`` that miss ``Y`` and win, or win or tie.
+
+    The array is ``(C(n, 4) + 1, shift, S, known hand)`` (``S`` is the card ``x``, or one
+    empty set), shift 0 "at least" (win or tie) and 1 "above" (win), with a zero last row.
+
+    Inclusion-exclusion over the cards ``V ⊆ Y`` that the draw would hold::
+
+        W(S, Y) = sum over V ⊆ Y of (-1)**|V| #{D ⊇ V + S : rank_A(D) >= rank_B(Y) (+1)}
+
+    exact: every draw holding ``S`` is counted once for each ``V ⊆ D ∩ Y``, and those signs
+    cancel unless ``D ∩ Y`` is empty.  The counts come from :func:`_stacked`: one row per
+    ``(V, rank)`` or per ``V`` when ``V + S`` is the whole draw.  ``W(S, Y)`` is zero when
+    ``S`` meets ``Y``.  For ``s = 1`` the entries fit int16 (at most ``C(n - 5, a - 1)``,
+    12,341 on the full deck); a sum wrapping on the way is still exact, as int16
+    arithmetic is exact modulo 2**16.
     """
     first = tables[0]
     sets, a = first.sets, first.a
+    row = (sets.n if s else 1) * len(tables)
+    small = s and comb(sets.n - HAND_SIZE - 1, a - 1) < 1 << 15
+    out = np.zeros((sets.counts[HAND_SIZE] + 1, 2, row), np.int16 if small else np.int32)
+    terms = []
+    for k in range(min(a - s, HAND_SIZE) + 1):
+        table = _stacked(tables, k, s)
+        for positions in combinations(range(HAND_SIZE), k):
+            terms.append((k, sets.subset_ids(HAND_SIZE, positions), table))
+    rank_b = first.rank_b[:-1].astype(np.int16)
     members = sets.members[HAND_SIZE]
-    outs = [
-        [np.zeros((sets.counts[HAND_SIZE], sets.n), dtype=np.int32) for _ in range(2)]
-        for _ in tables
-    ]
-    subsets = [
-        (k, sets.subset_ids(HAND_SIZE, positions))
-        for k in range(a)
-        for positions in combinations(range(HAND_SIZE), k)
-    ]
-    step = max(1, CHUNK // sets.n)
-    for start in range(0, len(members), step):
-        rows = slice(start, start + step)
-        b_rank = first.rank_b[:-1][rows, None]
-        for k, ids in subsets:
-            with_card = sets.plus[k][ids[rows]]  # the set V + x
-            # The place in A's table is the same for every known hand: computed once here
-            # rather than through stub_sets.beating for each.
-            at = with_card * WIDTH + b_rank if k + 1 < a else with_card
-            for table, out in zip(tables, outs, strict=True):
-                if k + 1 < a:
-                    flat = table.at_least_a[k + 1].ravel()
-                    counts = (flat[1:][at], flat[at])
-                else:  # V + x is A's whole draw
-                    rank = table.rank_a[at]
-                    counts = (rank > b_rank, rank >= b_rank)
-                signed = np.subtract if k % 2 else np.add
-                for shift in range(2):
-                    signed(out[shift][rows], counts[shift], out=out[shift][rows])
-        inside = (members[rows, :, None] == np.arange(sets.n)).any(axis=1)
-        for out in outs:
-            for shift in range(2):
-                out[shift][rows][inside] = 0
-    return outs
+    step = max(1, CHUNK // (4 * row))
+    hands = sets.counts[HAND_SIZE]
+    for start in range(0, hands, step):
+        rows = slice(start, min(start + step, hands))
+        total, rank = out[rows], rank_b[rows]
+        for k, ids, table in terms:
+            signed = np.subtract if k % 2 else np.add
+            if k + s < a:  # "at least rank" and "at least rank + 1" side by side
+                at = ids[rows] * WIDTH + rank
+                got = np.take(table, np.stack([at, at + 1], axis=1), axis=0)
+                signed(total, got.reshape(total.shape), out=total)
+            else:  # V + S is the whole draw
+                got = np.take(table, ids[rows], axis=0)
+                signed(total[:, 0], got >= rank[:, None], out=total[:, 0])
+                signed(total[:, 1], got > rank[:, None], out=total[:, 1])
+        if s:
+            by_card = total.reshape(len(rank), 2, sets.n, len(tables))
+            for column in range(HAND_SIZE):
+                by_card[np.arange(len(rank)), :, members[rows, column]] = 0
+    return out.reshape(len(out), 2, -1, len(tables))
+
+
+def _stacked(tables: Sequence[KnownTables], k: int, s: int) -> np.ndarray:
+    """A's counts for the sets ``V + S`` (``|V| = k``, ``S`` every card or the empty set),
+    the known hands side by side in each row.
+
+    If ``V + S`` is smaller than the draw: rows ``V * WIDTH + t`` of ``(S, known hand)``,
+    A's draws containing ``V + S`` ranked at least ``t`` (rows ``t`` and ``t + 1`` side by
+    side: a tie-or-win and a win).  If it is the whole draw:
+    rows ``V`` of ``(S, known hand)``, A's ranks (-1 where ``S`` is in ``V``: no set).
+    """
+    first = tables[0]
+    sets, j = first.sets, k + s
+    ids = sets.plus[k][:-1] if s else np.arange(sets.counts[k])[:, None]
+    if j == first.a:
+        ranks = np.stack([table.rank_a[ids] for table in tables], axis=-1)
+        return ranks.astype(np.int16).reshape(len(ids), -1)
+    most = comb(sets.n - j, first.a - j)  # draws containing a set of j cards
+    dtype = np.int8 if most < 1 << 7 else np.int16 if most < 1 << 15 else np.int32
+    out = np.empty((len(ids), WIDTH, ids.shape[1], len(tables)), dtype)
+    step = max(1, CHUNK // (ids.shape[1] * WIDTH))
+    for i, table in enumerate(tables):
+        for start in range(0, len(ids), step):
+            part = table.at_least_a[j][ids[start : start + step]]
+            out[start : start + step, :, :, i] = part.transpose(0, 2, 1)
+    return out.reshape(len(ids) * WIDTH, -1)
+
+
+def _upward(sets: StubSets, top: np.ndarray, s: int) -> dict[int, np.ndarray]:
+    """Sums over supersets: level ``k`` holds ``sum over Y ⊇ Z`` of ``top``, for every ``Z``
+    of ``k`` cards, each with a zero last row.  Level ``k`` is ``sum over c`` of level
+    ``k + 1`` at ``Z + c``, which reaches each ``Y`` through its ``4 - k`` cards outside
+    ``Z``: hence the exact division.  With one card in ``S`` no query has four cards in
+    ``Z``, and the top level is dropped."""
+    levels = {HAND_SIZE: top}
+    for k in range(HAND_SIZE - 1, 0, -1):
+        above = levels[k + 1]
+        flat = above.reshape(len(above), -1)
+        # Level 3 of one card: at most 45 * C(n - 5, a - 1) < 2**31.
+        level = np.zeros(
+            (sets.counts[k] + 1, flat.shape[1]), np.int32 if s and k == 3 else np.int64
+        )
+        plus = sets.plus[k][:-1]
+        step = max(1, CHUNK // flat.shape[1])
+        for start in range(0, len(plus), step):
+            ids = plus[start : start + step]
+            part = level[start : start + len(ids)]
+            for column in range(sets.n):
+                np.add(part, flat[ids[:, column]], out=part)
+        if k < HAND_SIZE - 1:
+            level //= HAND_SIZE - k
+        levels[k] = level.reshape(len(level), *above.shape[1:])
+    if s:
+        del levels[HAND_SIZE]
+    return levels
+
+
+# --- |S| >= 2: over A's completions ----------------------------------------------------------
 
 
 def counts_over_draws(
