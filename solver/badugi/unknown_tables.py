@@ -52,7 +52,7 @@ class KnownTables:
         # at_least_a[k][v, y]: A's draws containing set v (of k cards) ranked at least y.
         self.at_least_a = superset_counts(self.sets, a, rank_a, WIDTH, above=True)
         # The sums over B's hands, by |S|, for the known hands first stacked with this one.
-        self._over_hands: dict[int, tuple[tuple[KnownTables, ...], list[np.ndarray]]] = {}
+        self._over_hands: dict[int, tuple[tuple[KnownTables, ...], dict[int, np.ndarray]]] = {}
 
 
 # --- |S| <= 1: over B's final hands ----------------------------------------------------------
@@ -74,14 +74,12 @@ def _levels(tables: Sequence[KnownTables], s: int) -> dict[int, np.ndarray]:
     same tables ask (the classes of one ``|S|`` share it)."""
     first = tables[0]
     cached = first._over_hands.get(s)
-    if (
-        cached is None
-        or len(cached[0]) != len(tables)
-        or any(mine is not theirs for mine, theirs in zip(cached[0], tables, strict=True))
-    ):
-        cached = (tuple(tables), _upward(first.sets, _w_top(tables, s), s))
-        first._over_hands[s] = cached
-    return cached[1]
+    if cached is not None and len(cached[0]) == len(tables):
+        if all(mine is theirs for mine, theirs in zip(cached[0], tables, strict=True)):
+            return cached[1]
+    levels = _upward(first.sets, _w_top(tables, s), s)
+    first._over_hands[s] = (tuple(tables), levels)
+    return levels
 
 
 def _w_top(tables: Sequence[KnownTables], s: int) -> np.ndarray:
@@ -105,7 +103,7 @@ def _w_top(tables: Sequence[KnownTables], s: int) -> np.ndarray:
     first = tables[0]
     sets, a = first.sets, first.a
     row = (sets.n if s else 1) * len(tables)
-    small = s and comb(sets.n - HAND_SIZE - 1, a - 1) < 1 << 15
+    small = s == 1 and comb(sets.n - HAND_SIZE - 1, a - 1) < 1 << 15
     out = np.zeros((sets.counts[HAND_SIZE] + 1, 2, row), np.int16 if small else np.int32)
     terms = []
     for k in range(min(a - s, HAND_SIZE) + 1):
