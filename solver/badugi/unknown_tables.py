@@ -112,7 +112,7 @@ def _w_top(tables: Sequence[KnownTables], s: int) -> np.ndarray:
             terms.append((k, sets.subset_ids(HAND_SIZE, positions), table))
     rank_b = first.rank_b[:-1].astype(np.int16)
     members = sets.members[HAND_SIZE]
-    step = max(1, CHUNK // (4 * row))
+    step = max(1, CHUNK // row)  # rows of Y: about 1 MB of int16 totals
     hands = sets.counts[HAND_SIZE]
     for start in range(0, hands, step):
         rows = slice(start, min(start + step, hands))
@@ -225,7 +225,8 @@ def counts_over_draws(
     # Flat views of B's tables: "below x" at row * width + x, "below x + 1" one place on.
     flats = [(table.ravel(), table.ravel()[1:]) for table in below_b]
     outs = [np.zeros((2, len(z_ids)), dtype=np.int64) for _ in tables]
-    step = max(1, CHUNK // (len(completions) * len(tables)))
+    # Queries at a time: a quarter of CHUNK rows per known hand keeps the look-ups in cache.
+    step = max(1, CHUNK // (4 * len(completions) * len(tables)))
     for start in range(0, len(z_ids), step):
         rows = np.arange(start, min(start + step, len(z_ids)))
         whole, clear = s_ids[rows, None], z_ids[rows, None]
