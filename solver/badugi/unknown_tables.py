@@ -117,16 +117,21 @@ def _w_top(tables: Sequence[KnownTables], s: int) -> np.ndarray:
     for start in range(0, hands, step):
         rows = slice(start, min(start + step, hands))
         total, rank = out[rows], rank_b[rows]
+        # Where V + S is the whole draw: comparisons, counted apart in int8 (at most six
+        # terms, all of one sign) and added once.
+        whole = np.zeros(total.shape, np.int8)
         for k, ids, table in terms:
-            signed = np.subtract if k % 2 else np.add
             if k + s < a:  # "at least rank" and "at least rank + 1" side by side
                 at = ids[rows] * WIDTH + rank
                 got = np.take(table, np.stack([at, at + 1], axis=1), axis=0)
+                signed = np.subtract if k % 2 else np.add
                 signed(total, got.reshape(total.shape), out=total)
-            else:  # V + S is the whole draw
+            else:
                 got = np.take(table, ids[rows], axis=0)
-                signed(total[:, 0], got >= rank[:, None], out=total[:, 0])
-                signed(total[:, 1], got > rank[:, None], out=total[:, 1])
+                whole[:, 0] += (got >= rank[:, None]).view(np.int8)
+                whole[:, 1] += (got > rank[:, None]).view(np.int8)
+        signed = np.subtract if (a - s) % 2 else np.add
+        signed(total, whole, out=total)
         if s:
             by_card = total.reshape(len(rank), 2, sets.n, len(tables))
             for column in range(HAND_SIZE):
