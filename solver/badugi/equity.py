@@ -14,7 +14,7 @@ are few enough to list (:mod:`.paths`).  Otherwise a Monte Carlo estimate with s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -172,11 +172,31 @@ def draw_equity(
 
 def _unknown_answer(spot: Situation, progress: Progress[Any] | None) -> Answer:
     known = 0 if spot.hands[0] is not None else 1
-    keep = _keep(spot, known)
-    (shares,) = _opponent(spot.stub, spot.rules[1 - known]).counts_many([keep], progress)
+    (shares,) = _unknown_shares(spot.stub, spot.rules[1 - known], [_keep(spot, known)], progress)
     mine, theirs = _both_shares(shares)
     players = (mine, theirs) if known == 0 else (theirs, mine)
     return Answer(spot.draws, True, players, sequences=shares.sequences)
+
+
+def _unknown_shares(
+    stub: tuple[Card, ...],
+    rule: DrawRule,
+    keeps: Sequence[tuple[Card, ...]],
+    progress: Progress[Any] | None = None,
+) -> list[ExactShares]:
+    """The exact shares of a known hand keeping each of ``keeps`` against an unknown hand
+    playing ``rule``, each counted once for a spot (its equity and its table ask for the
+    same keep)."""
+    counted = _counted(stub, rule)
+    missing = [keep for keep in dict.fromkeys(map(_sorted, keeps)) if keep not in counted]
+    if missing:
+        counts = _opponent(stub, rule).counts_many(missing, progress)
+        counted.update(zip(missing, counts, strict=True))
+    return [counted[_sorted(keep)] for keep in keeps]
+
+
+def _sorted(keep: tuple[Card, ...]) -> tuple[Card, ...]:
+    return tuple(sorted(keep))
 
 
 def _both_shares(shares: ExactShares) -> tuple[Share, Share]:
@@ -184,6 +204,12 @@ def _both_shares(shares: ExactShares) -> tuple[Share, Share]:
     mine = Share(shares.win, shares.tie, shares.loss, shares.win + shares.tie / 2)
     theirs = Share(shares.loss, shares.tie, shares.win, shares.loss + shares.tie / 2)
     return mine, theirs
+
+
+@lru_cache(maxsize=2)
+def _counted(stub: tuple[Card, ...], rule: DrawRule) -> dict[tuple[Card, ...], ExactShares]:
+    """The keeps counted so far against an unknown hand dealt from ``stub`` (cards in order)."""
+    return {}
 
 
 @lru_cache(maxsize=2)
@@ -304,27 +330,37 @@ def _unknown_equities(
     unknown hand's side is built here before the pool starts, so forked workers inherit it
     instead of building it again.
     """
-    opponent = _opponent(spot.stub, spot.rules[1])
-    if workers <= 1 and scheduler is None:
-        counts = opponent.counts_many(choices, progress)
-        return [share.win + share.tie / 2 for share in counts]
+    stub, rule = spot.stub, spot.rules[1]
+    if workers > 1 or scheduler is not None:
+        _spread_keeps(stub, rule, choices, progress, workers, scheduler)
+    return [share.win + share.tie / 2 for share in _unknown_shares(stub, rule, choices, progress)]
+
+
+def _spread_keeps(
+    stub: tuple[Card, ...],
+    rule: DrawRule,
+    choices: list[tuple[Card, ...]],
+    progress: Progress[Any] | None,
+    workers: int,
+    scheduler: str | None,
+) -> None:
+    """Count the keeps not counted yet on ``workers`` processes or a Dask cluster."""
     from handsolver.solver.batch import run_batch
 
+    counted = _counted(stub, rule)
+    _opponent(stub, rule)  # built here, before the pool starts: forked workers inherit it
     by_draw: dict[int, list[tuple[Card, ...]]] = {}
-    for keep in choices:
-        by_draw.setdefault(HAND_SIZE - len(keep), []).append(keep)
-    jobs = [(spot.stub, spot.rules[1], tuple(by_draw[a])) for a in sorted(by_draw, reverse=True)]
+    for keep in dict.fromkeys(map(_sorted, choices)):
+        if keep not in counted:
+            by_draw.setdefault(HAND_SIZE - len(keep), []).append(keep)
+    jobs = [(stub, rule, tuple(by_draw[a])) for a in sorted(by_draw, reverse=True)]
     results: Iterable[list[ExactShares]] = run_batch(
         _keep_group_counts, jobs, workers=workers, scheduler=scheduler, chunksize=1
     )
     if progress is not None:
         results = progress(results, len(jobs), "keep groups")
-    equity = {
-        keep: share.win + share.tie / 2
-        for (_, _, keeps), shares in zip(jobs, results, strict=True)
-        for keep, share in zip(keeps, shares, strict=True)
-    }
-    return [equity[keep] for keep in choices]
+    for (_, _, keeps), shares in zip(jobs, results, strict=True):
+        counted.update(zip(keeps, shares, strict=True))
 
 
 def _keep_group_counts(

@@ -268,8 +268,10 @@ def _solve(
         "progress": progress if show_progress else None,
     }
     with user_errors():
-        answer = draw_equity(spot, **options)
+        # The table first: against an unknown hand it counts the spot's own keep too, and
+        # the equity then reuses that count.
         discards = discard_table(spot, **options) if best_discard else None
+        answer = draw_equity(spot, **options)
     return answer, discards
 
 
