@@ -19,7 +19,7 @@ them.
    ``|Z| + |S| <= 4``.  A hand throwing ``b`` cards gives ``3**b`` terms, about a million in
    all, and equal ``(Z, S)`` are merged.
 2. **``F`` by the smaller side.**  When ``|S| <= 1`` and A still draws a card besides ``S``
-   (or ``Z`` is too big to leave A a choice), ``F`` is a sum over B's final hands ``Y ⊇ Z`` of ``W(S, Y)``, the draws of
+   (or ``|Z|`` and the cards A draws besides ``S`` pass four), ``F`` is a sum over B's final hands ``Y ⊇ Z`` of ``W(S, Y)``, the draws of
    A holding ``S`` that miss ``Y`` and win; ``W`` is tabulated for every ``Y`` (and every card
    ``S``) by inclusion-exclusion over the cards of ``Y`` that ``D`` would hold, and summed up
    to every ``Z`` in one pass per size.  Otherwise A's side is nearly whole: ``F`` is a sum
