@@ -18,15 +18,15 @@ them.
    with ``Z = K + (R - S)`` and sign ``(-1)**|R|`` — a count between two *partly known* hands,
    ``|Z| + |S| <= 4``.  A hand throwing ``b`` cards gives ``3**b`` terms, about a million in
    all, and equal ``(Z, S)`` are merged.
-2. **``F`` by the smaller side.**  When ``|S| <= 1`` and A still draws a card besides ``S``
-   (or ``|Z|`` and the cards A draws besides ``S`` pass four), ``F`` is a sum over B's final hands ``Y ⊇ Z`` of ``W(S, Y)``, the draws of
-   A holding ``S`` that miss ``Y`` and win; ``W`` is tabulated for every ``Y`` (and every card
-   ``S``) by inclusion-exclusion over the cards of ``Y`` that ``D`` would hold, and summed up
-   to every ``Z`` in one pass per size.  Otherwise A's side is nearly whole: ``F`` is a sum
-   over A's completions ``D ⊇ S`` of B's hands ``Y ⊇ Z`` that miss ``D`` and lose, again by
-   inclusion-exclusion over ``D`` (both in :mod:`.unknown_tables`).  The costliest class,
-   two known cards a side with A drawing four, goes by the cards both hands hold instead
-   (:mod:`.unknown_overlap`).
+2. **``F`` by the smaller side.** When ``|S| <= 1`` and A still draws a card besides ``S`` (or
+   ``|Z|`` and the cards A draws besides ``S`` pass four), ``F`` is a sum over B's final hands
+   ``Y ⊇ Z`` of ``W(S, Y)``, the draws of A holding ``S`` that miss ``Y`` and win; ``W`` is
+   tabulated for every ``Y`` (and every card ``S``) by inclusion-exclusion over the cards of
+   ``Y`` that ``D`` would hold, and summed up to every ``Z`` in one pass per size. Otherwise A's
+   side is nearly whole: ``F`` is a sum over A's completions ``D ⊇ S`` of B's hands ``Y ⊇ Z``
+   that miss ``D`` and lose, again by inclusion-exclusion over ``D`` (both in
+   :mod:`.unknown_tables`). The costliest class, two known cards a side with A drawing four,
+   goes by the cards both hands hold instead (:mod:`.unknown_overlap`).
 3. **Every look-up is an array index.**  Sets of up to four stub cards are numbered
    (:mod:`.stub_sets`), keys are ranked, and "how many sets of four containing ``V`` rank below
    ``x``" is a table over ``(V, x)`` for each side.  Ties are the same count with the
