@@ -189,6 +189,20 @@ def test_an_unreachable_scheduler_is_bad_input(monkeypatch: pytest.MonkeyPatch) 
         list(run_batch(square, [1], scheduler="tcp://127.0.0.1:9"))
 
 
+def test_badugi_discard_table_on_a_cluster_matches_the_local_one(cluster: str) -> None:
+    """The best-discard table against an unknown hand spreads its keeps over the cluster."""
+    from handsolver.solver.badugi import equity
+
+    dead = " ".join(r + s for r in "56789TJQK" for s in "cdhs") + " 4s"
+    command = ["badugi", "draw", "Ac 2c 3h 3d", "?", "--dead", dead, "--best-discard", "--json"]
+    local = runner.invoke(app, command)
+    equity._counted.cache_clear()  # counted again, on the cluster
+    remote = runner.invoke(app, [*command, "--scheduler", cluster])
+    assert local.exit_code == remote.exit_code == 0, remote.stderr
+    assert local.stdout == remote.stdout
+    assert len(json.loads(local.stdout)["discards"]) == 16
+
+
 def test_batch_commands_on_a_cluster_match_the_local_answers(cluster: str, tmp_path: Path) -> None:
     hands = tmp_path / "hands.txt"
     hands.write_text("AS 4H 4C\n# a comment\n\n3c 3d 3h 3s 4c\n")
