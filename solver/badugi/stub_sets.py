@@ -41,6 +41,24 @@ def set_ids(members: np.ndarray) -> np.ndarray:
     return out
 
 
+def _grown(rows: np.ndarray, n: int) -> np.ndarray:
+    """The sets of ``k + 1`` of ``n`` cards in colexicographic order, from those of ``k``
+    (``rows``, in that order): for each largest card ``t``, the first ``C(t, k)`` rows (the
+    sets of ``k`` cards below ``t``) with ``t`` added.
+
+    >>> _grown(np.array([[0], [1], [2]]), 3).tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    """
+    k = rows.shape[1]
+    tops = np.arange(k, n)
+    sizes = _binomials()[tops, k]
+    starts = np.cumsum(sizes) - sizes
+    out = np.empty((int(sizes.sum()), k + 1), dtype=np.int64)
+    out[:, :k] = rows[np.arange(len(out)) - np.repeat(starts, sizes)]
+    out[:, k] = np.repeat(tops, sizes)
+    return out
+
+
 class StubSets:
     """Every set of at most four of ``n`` cards, by number, and how to add a card to one.
 
@@ -52,25 +70,32 @@ class StubSets:
     def __init__(self, n: int) -> None:
         self.n = n
         self.counts = tuple(comb(n, k) for k in range(HAND_SIZE + 1))
-        self.members: list[np.ndarray] = []
-        for k in range(HAND_SIZE + 1):
-            rows = np.array(list(combinations(range(n), k)), dtype=np.int64).reshape(comb(n, k), k)
-            ordered = np.empty_like(rows)
-            ordered[set_ids(rows)] = rows
-            self.members.append(ordered)
+        self.members = [np.zeros((1, 0), dtype=np.int64)]
+        while len(self.members) <= HAND_SIZE:
+            self.members.append(_grown(self.members[-1], n))
         self.plus = [self._plus(k) for k in range(HAND_SIZE)]
 
     def _plus(self, k: int) -> np.ndarray:
+        """``plus[k]``: a card ``c`` added to ``v`` goes in after the ``p`` cards of ``v``
+        below it, so the number is ``C(c, p + 1)`` plus ``C(c_i, i + 1)`` for the cards
+        below and ``C(c_i, i + 2)`` for those above (one place higher)."""
         binomials = _binomials()
-        rows = self.members[k]
+        rows, no_set = self.members[k], self.counts[k + 1]
         card = np.arange(self.n)
-        before = (rows[:, :, None] < card).sum(axis=1)  # where the card goes: (sets, n)
-        ids = binomials[card, before + 1]
+        before = np.zeros((len(rows), self.n), dtype=np.int64)
         for i in range(k):
-            shifted = np.where(i < before, i + 1, i + 2)
-            ids += binomials[rows[:, i : i + 1], shifted]
-        ids[(rows[:, :, None] == card).any(axis=1)] = self.counts[k + 1]
-        return np.vstack([ids, np.full((1, self.n), self.counts[k + 1])])
+            before += rows[:, i : i + 1] < card
+        # others[v, p]: what v's own cards add when p of them are below the new card.
+        others = np.zeros((len(rows), k + 1), dtype=np.int64)
+        for p in range(k + 1):
+            for i in range(k):
+                others[:, p] += binomials[rows[:, i], i + 1 if i < p else i + 2]
+        out = np.full((len(rows) + 1, self.n), no_set, dtype=np.int64)
+        ids = out[:-1]
+        np.add(np.take_along_axis(others, before, axis=1), binomials[card, before + 1], out=ids)
+        for i in range(k):
+            ids[np.arange(len(rows)), rows[:, i]] = no_set
+        return out
 
     def add(self, ids: np.ndarray, size: int, cards: np.ndarray) -> np.ndarray:
         """The numbers of sets ``ids`` (of ``size`` cards) with the columns of ``cards`` added
@@ -92,21 +117,47 @@ def superset_counts(
     containing set ``v``, how many have a rank below ``x`` (or, ``above``, at least ``x``).
 
     ``ranks`` are the ranks of the sets of ``size`` cards by number, each below ``width - 1``.
-    The last row (no set) is zero.
+    The last row (no set) is zero.  Each row is a histogram of ranks, summed along.  For
+    ``k < size - 1`` the histograms of all rows are one ``bincount`` over every (subset,
+    rank) pair; for ``k = size - 1`` that would be the size of the largest table in int64, so
+    the rows go in chunks, each set's supersets being its ``n - k`` neighbours in ``plus``.
     """
     tables = []
     shift = 0 if above else 1  # "below x" counts the rank at x - 1 and lower
     for k in range(size):
-        # A count is at most C(52, 4) < 2**31.  The table is filled in place: a bincount
-        # would first build it in int64, twice the memory to fault in (the larger cost here).
-        table = np.zeros((sets.counts[k] + 1, width), dtype=np.int32)
-        flat = table.reshape(-1)
-        for positions in combinations(range(size), k):
-            np.add.at(flat, sets.subset_ids(size, positions) * width + ranks + shift, 1)
-        running = table[:, ::-1] if above else table
-        np.cumsum(running, axis=1, out=running)
+        # A count is at most C(52, 4) < 2**31.  int32 halves the memory to fault in.
+        table = np.empty((sets.counts[k] + 1, width), dtype=np.int32)
+        table[-1] = 0
+        if k < size - 1:
+            codes = np.concatenate(
+                [
+                    sets.subset_ids(size, positions) * width + ranks
+                    for positions in combinations(range(size), k)
+                ]
+            )
+            histogram = np.bincount(codes + shift, minlength=sets.counts[k] * width)
+            _summed(histogram.reshape(-1, width), table[:-1], above)
+        else:
+            neighbours = np.append(ranks, -1)[sets.plus[k][:-1]]  # -1: the card is in v
+            step = max(1, _CHUNK // width)
+            for start in range(0, sets.counts[k], step):
+                part = neighbours[start : start + step]
+                codes = np.arange(len(part))[:, None] * width + part
+                histogram = np.bincount(codes[part >= 0] + shift, minlength=len(part) * width)
+                _summed(histogram.reshape(-1, width), table[start : start + len(part)], above)
         tables.append(table)
     return tables
+
+
+_CHUNK = 1 << 18  # histogram entries at a time for the largest table: 2 MB of int64
+
+
+def _summed(histogram: np.ndarray, out: np.ndarray, above: bool) -> None:
+    """``out`` = the running sums of each row of ``histogram``, from the right if ``above``."""
+    if above:
+        np.cumsum(histogram[:, ::-1], axis=1, out=out[:, ::-1])
+    else:
+        np.cumsum(histogram, axis=1, out=out)
 
 
 def beating(table: np.ndarray, ids: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
