@@ -104,14 +104,11 @@ def colex_index(hands: np.ndarray) -> np.ndarray:
 
 @cache
 def key_table() -> np.ndarray:
-    """The badugi key of every 4-card hand, by :func:`colex_index` (built once, ~0.1 s)."""
-    import numpy as np
-
+    """The badugi key of every 4-card hand, by :func:`colex_index` (built once, ~0.03 s)."""
     from handsolver.models.badugi import badugi_keys
+    from handsolver.solver.badugi.stub_sets import colex_sets
 
-    hands = draw_combinations(range(52), 4)
-    table = np.empty(len(hands), dtype=np.int64)
-    table[colex_index(hands)] = badugi_keys(hands)
+    table: np.ndarray = badugi_keys(colex_sets(52, 4))  # row i has colex_index i
     return table
 
 

@@ -41,6 +41,19 @@ def set_ids(members: np.ndarray) -> np.ndarray:
     return out
 
 
+def colex_sets(n: int, size: int) -> np.ndarray:
+    """Every set of ``size`` of the cards ``0 .. n-1`` as rows of ascending cards, row ``i``
+    the set numbered ``i``.
+
+    >>> colex_sets(4, 3).tolist()
+    [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]
+    """
+    rows = np.zeros((1, 0), dtype=np.int64)
+    while rows.shape[1] < size:
+        rows = _grown(rows, n)
+    return rows
+
+
 def _grown(rows: np.ndarray, n: int) -> np.ndarray:
     """The sets of ``k + 1`` of ``n`` cards in colexicographic order, from those of ``k``
     (``rows``, in that order): for each largest card ``t``, the first ``C(t, k)`` rows (the

@@ -222,17 +222,24 @@ def _queries(sets: StubSets, kept: np.ndarray) -> dict[tuple[int, int], _Queries
     """Every ``(Z, S)`` the hands ask for, merged, by ``(|Z|, |S|)``.
 
     Hand ``K + X`` asks, for each ``R ⊆ X`` and ``S ⊆ R``, for ``F(K + R - S, S)`` with sign
-    ``(-1)**|R|``, counted under its throw size ``b = |X|``.
+    ``(-1)**|R|``, counted under its throw size ``b = |X|``.  A pair is coded
+    ``Z * C(n, |S|) + S``: the codes of one size pair fit an array, so they are merged by
+    counting, not sorting.  With ``|Z| + |S| = 4`` (``R = X``) the pair is the hand split in
+    two, so no two hands ask for it: it is only placed.
     """
     import numpy as np
 
     from handsolver.solver.badugi.stub_sets import set_ids
 
-    members = sets.members[HAND_SIZE]
     patterns = kept @ (1 << np.arange(HAND_SIZE))
-    parts: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]] = {}
-    for pattern in np.unique(patterns).tolist():
-        rows = members[patterns == pattern]
+    order = np.argsort(patterns, kind="stable")  # the hands of each pattern together
+    bounds = np.searchsorted(patterns[order], np.arange(2**HAND_SIZE + 1))
+    # Per size pair: the codes asked for, each piece with its sign times (b + 1).
+    parts: dict[tuple[int, int], list[tuple[np.ndarray, int]]] = {}
+    for pattern in range(2**HAND_SIZE):
+        rows = sets.members[HAND_SIZE][order[bounds[pattern] : bounds[pattern + 1]]]
+        if not len(rows):
+            continue
         keep = [i for i in range(HAND_SIZE) if pattern >> i & 1]
         throw = [i for i in range(HAND_SIZE) if not pattern >> i & 1]
         b = len(throw)
@@ -241,19 +248,30 @@ def _queries(sets: StubSets, kept: np.ndarray) -> dict[tuple[int, int], _Queries
                 for s in range(r + 1):
                     for drawn in combinations(held, s):
                         z_positions = sorted(keep + [i for i in held if i not in drawn])
-                        z_ids = set_ids(rows[:, z_positions])
-                        s_ids = set_ids(rows[:, list(drawn)])
-                        sign = np.full(len(rows), -1 if r % 2 else 1, dtype=np.int64)
-                        parts.setdefault((len(z_positions), s), []).append((z_ids, s_ids, sign, b))
+                        codes = set_ids(rows[:, z_positions]) * sets.counts[s]
+                        codes += set_ids(rows[:, list(drawn)])
+                        value = (-1 if r % 2 else 1) * (b + 1)
+                        parts.setdefault((len(z_positions), s), []).append((codes, value))
     queries = {}
     for (z, s), pieces in parts.items():
-        codes = np.concatenate([z_ids * sets.counts[s] + s_ids for z_ids, s_ids, _, _ in pieces])
-        signs = np.concatenate([sign for _, _, sign, _ in pieces])
-        throw_sizes = np.concatenate([np.full(len(sign), b) for _, _, sign, b in pieces])
-        unique, inverse = np.unique(codes, return_inverse=True)
-        coefficients = np.zeros((len(unique), HAND_SIZE), dtype=np.int64)
-        np.add.at(coefficients, (inverse.ravel(), throw_sizes), signs)
-        keep_rows = coefficients.any(axis=1)
-        unique, coefficients = unique[keep_rows], coefficients[keep_rows]
+        space = sets.counts[z] * sets.counts[s]
+        codes = np.concatenate([codes for codes, _ in pieces])
+        values = np.repeat([value for _, value in pieces], [len(codes) for codes, _ in pieces])
+        if z + s == HAND_SIZE:
+            placed = np.zeros(space, dtype=np.int8)
+            placed[codes] = values
+            unique = np.flatnonzero(placed)
+            values = placed[unique]
+            coefficients = np.zeros((len(unique), HAND_SIZE), dtype=np.int64)
+            coefficients[np.arange(len(unique)), np.abs(values) - 1] = np.sign(values)
+        else:
+            # Signed counts by (code, b), exact in float64 (each at most a few hundred).
+            summed = np.bincount(
+                codes * HAND_SIZE + np.abs(values) - 1,
+                weights=np.sign(values),
+                minlength=space * HAND_SIZE,
+            ).reshape(space, HAND_SIZE)
+            unique = np.flatnonzero(summed.any(axis=1))
+            coefficients = summed[unique].astype(np.int64)
         queries[(z, s)] = _Queries(unique // sets.counts[s], unique % sets.counts[s], coefficients)
     return queries
