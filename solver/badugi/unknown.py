@@ -91,8 +91,8 @@ class UnknownOpponent:
     def __init__(self, stub: Sequence[Card], rule_b: DrawRule) -> None:
         import numpy as np
 
-        from handsolver.solver.badugi.exact import final_keys
-        from handsolver.solver.badugi.stub_sets import StubSets, superset_counts
+        from handsolver.solver.badugi.exact import key_table
+        from handsolver.solver.badugi.stub_sets import StubSets, set_ids, superset_counts
         from handsolver.solver.badugi.unknown_tables import WIDTH, key_ranks
 
         self.cards = np.array(sorted(stub), dtype=np.int64)
@@ -101,7 +101,9 @@ class UnknownOpponent:
         kept = keep_masks(rule_b, hands, 0)
         self.throws = np.bincount(HAND_SIZE - kept.sum(axis=1), minlength=HAND_SIZE + 1)
         self.queries = _queries(sets, kept)
-        self.rank_b = np.append(key_ranks(final_keys([], hands)), WIDTH)  # "no set": never below
+        # The rows of hands are ascending, so their numbers over the whole deck index key_table.
+        keys = key_table()[set_ids(hands)]
+        self.rank_b = np.append(key_ranks(keys), WIDTH)  # "no set": never below
         # below_b[k][v, x]: B's final hands containing set v (of k cards) ranked below x.
         self.below_b = superset_counts(sets, HAND_SIZE, self.rank_b[:-1], WIDTH, above=False)
 
@@ -234,10 +236,11 @@ def _queries(sets: StubSets, kept: np.ndarray) -> dict[tuple[int, int], _Queries
     patterns = kept @ (1 << np.arange(HAND_SIZE))
     order = np.argsort(patterns, kind="stable")  # the hands of each pattern together
     bounds = np.searchsorted(patterns[order], np.arange(2**HAND_SIZE + 1))
+    members = sets.members[HAND_SIZE][order]
     # Per size pair: the codes asked for, each piece with its sign times (b + 1).
     parts: dict[tuple[int, int], list[tuple[np.ndarray, int]]] = {}
     for pattern in range(2**HAND_SIZE):
-        rows = sets.members[HAND_SIZE][order[bounds[pattern] : bounds[pattern + 1]]]
+        rows = members[bounds[pattern] : bounds[pattern + 1]]
         if not len(rows):
             continue
         keep = [i for i in range(HAND_SIZE) if pattern >> i & 1]
