@@ -23,6 +23,7 @@ from handsolver.models.cards import parse_cards
 from handsolver.solver.badugi.unknown import UnknownOpponent
 from handsolver.solver.badugi.unknown_tables import (
     KnownTables,
+    _level_three,
     _w_top,
     counts_over_draws,
     counts_over_hands,
@@ -101,6 +102,28 @@ def test_w_top_counts_the_winning_draws_that_miss_each_hand(
         holding = _containing(draws, singles)  # (draws, S)
         assert (got[:-1, 1, :, i] == (win @ holding).round()).all()
         assert (got[:-1, 0, :, i] == (win_or_tie @ holding).round()).all()
+
+
+@pytest.mark.parametrize(("ranks", "hand", "rule"), SPOTS)
+@pytest.mark.parametrize("a", [1, 2, 3, 4])
+def test_level_three_sums_the_winning_draws_over_the_hands_holding_each_three_set(
+    ranks: str, hand: str, rule: str, a: int
+) -> None:
+    """The sums over ``Y ⊇ Z`` (3-sets ``Z``) built a block of hands at a time, never the
+    whole top level, against the enumerated pairs."""
+    opponent, cards = _opponent(ranks, hand, rule)
+    keeps = list(combinations(cards, HAND_SIZE - a))[:3]
+    tables = [KnownTables(opponent, keep, a) for keep in keeps]
+    got = _level_three(tables, 1)  # (3-sets + 1, at least / above, S, known hand)
+    sets = opponent.sets
+    assert got.shape == (sets.counts[3] + 1, 2, sets.n, len(keeps))
+    assert not got[-1].any()
+    for i, table in enumerate(tables):
+        win, win_or_tie, hands, draws = _pairs(table)
+        above = _containing(hands, _masks(sets.members[3])).T  # (Z, hands)
+        holding = _containing(draws, _masks(sets.members[1]))  # (draws, S)
+        assert (got[:-1, 1, :, i] == _enumerated(win, above, holding)).all()
+        assert (got[:-1, 0, :, i] == _enumerated(win_or_tie, above, holding)).all()
 
 
 @pytest.mark.parametrize(("ranks", "hand", "rule"), SPOTS)
