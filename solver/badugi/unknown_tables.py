@@ -20,7 +20,7 @@ import numpy as np
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.cards import Card
 from handsolver.solver.badugi.exact import final_keys, key_table
-from handsolver.solver.badugi.stub_sets import StubSets, superset_counts
+from handsolver.solver.badugi.stub_sets import StubSets, set_ids, superset_counts
 
 if TYPE_CHECKING:
     from handsolver.solver.badugi.unknown import UnknownOpponent
@@ -154,11 +154,12 @@ class _WRows:
         self.row = (self.sets.n if s else 1) * len(tables)  # (S, known hand) per shift
         small = s == 1 and comb(self.sets.n - HAND_SIZE - 1, self.a - 1) < 1 << 15
         self.dtype = np.dtype(np.int16 if small else np.int32)
-        self.terms: list[tuple[int, np.ndarray, np.ndarray]] = []
+        # (k, positions of V in Y, A's counts); V's numbers are found a run of hands at a time
+        self.terms: list[tuple[int, list[int], np.ndarray]] = []
         for k in range(min(self.a - s, HAND_SIZE) + 1):
             table = _stacked(tables, k, s)
             for positions in combinations(range(HAND_SIZE), k):
-                self.terms.append((k, self.sets.subset_ids(HAND_SIZE, positions), table))
+                self.terms.append((k, list(positions), table))
         self.rank_b = first.rank_b[:-1].astype(np.int16)
 
     def fill(self, out: np.ndarray, first: int) -> None:
@@ -174,14 +175,16 @@ class _WRows:
             # Where V + S is the whole draw: comparisons, counted apart in int8 (at most six
             # terms, all of one sign) and added once.
             whole = np.zeros(total.shape, np.int8)
-            for k, ids, table in self.terms:
+            hands = members[rows]
+            for k, positions, table in self.terms:
+                ids = set_ids(hands[:, positions])
                 if k + s < a:  # "at least rank" and "at least rank + 1" side by side
-                    at = ids[rows] * WIDTH + rank
+                    at = ids * WIDTH + rank
                     got = np.take(table, np.stack([at, at + 1], axis=1), axis=0)
                     signed = np.subtract if k % 2 else np.add
                     signed(total, got.reshape(total.shape), out=total)
                 else:
-                    got = np.take(table, ids[rows], axis=0)
+                    got = np.take(table, ids, axis=0)
                     whole[:, 0] += (got >= rank[:, None]).view(np.int8)
                     whole[:, 1] += (got > rank[:, None]).view(np.int8)
             signed = np.subtract if (a - s) % 2 else np.add
@@ -189,7 +192,7 @@ class _WRows:
             if s:
                 by_card = total.reshape(len(rank), 2, sets.n, self.known)
                 for column in range(HAND_SIZE):
-                    by_card[np.arange(len(rank)), :, members[rows, column]] = 0
+                    by_card[np.arange(len(rank)), :, hands[:, column]] = 0
 
 
 def _stacked(tables: Sequence[KnownTables], k: int, s: int) -> np.ndarray:
