@@ -201,9 +201,16 @@ class _Tables(NamedTuple):
         return out
 
     def _two_shared(self, q: _Chunk) -> np.ndarray:
-        """``G2``: A's ranks of ``S + J`` against B's of ``Z + J``, row against row."""
-        a_row, b_row = self.a.of_pairs[q.s], self.b.of_pairs[q.z]
-        return np.stack([_count(a_row > b_row, 1), _count(a_row >= b_row, 1)]).astype(np.int64)
+        """``G2``: A's ranks of ``S + J`` against B's of ``Z + J``, row against row (a
+        quarter of the chunk at a time: the rows are ``C(n, 2)`` long)."""
+        out = np.empty((2, len(q.z)), dtype=np.int64)
+        step = _CHUNK // 4
+        for start in range(0, len(q.z), step):
+            part = slice(start, start + step)
+            a_row, b_row = self.a.of_pairs[q.s[part]], self.b.of_pairs[q.z[part]]
+            out[0, part] = _count(a_row > b_row, 1)
+            out[1, part] = _count(a_row >= b_row, 1)
+        return out
 
     def _one_shared(self, q: _Chunk) -> np.ndarray:
         """``G1``: for each card ``o``, B's hands ``Z + o + e`` against A's draws ``S + o +

@@ -16,6 +16,7 @@ import pytest
 from handsolver.models.badugi import badugi_key
 from handsolver.models.badugi_draw import parse_rule
 from handsolver.models.cards import Card, parse_cards
+from handsolver.solver.badugi import unknown_overlap
 from handsolver.solver.badugi.unknown import UnknownOpponent
 from handsolver.solver.badugi.unknown_overlap import KnownSide, UnknownSide, overlap_counts
 from handsolver.solver.badugi.unknown_tables import KnownTables
@@ -51,7 +52,11 @@ def _enumerated(
         ("A234567", "Ac 2c 3h 4s", "break:6-5"),
     ],
 )
-def test_overlap_counts_equal_the_enumeration(ranks: str, hand: str, rule: str) -> None:
+@pytest.mark.parametrize("chunk", [4096, 8])  # one chunk, or many (and parts of them)
+def test_overlap_counts_equal_the_enumeration(
+    ranks: str, hand: str, rule: str, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(unknown_overlap, "_CHUNK", chunk)
     opponent = UnknownOpponent(_stub(ranks, hand), parse_rule(rule))
     sets, cards = opponent.sets, opponent.cards
     batch = opponent.queries[(2, 2)]
