@@ -114,8 +114,11 @@ def _level_three(tables: Sequence[KnownTables], s: int) -> np.ndarray:
     """
     sets = tables[0].sets
     w = _WRows(tables, s)
-    # Level 3 of one card: at most 45 * C(n - 5, a - 1) < 2**31.
-    level = np.zeros((sets.counts[HAND_SIZE - 1] + 1, 2 * w.row), np.int32)
+    # Level 3 of one card: at most 45 * C(n - 5, a - 1), below 2**16 for a <= 3 on the full
+    # deck: then it is summed in the blocks' int16, exact modulo 2**16, and read as uint16.
+    most = (sets.n - HAND_SIZE + 1) * comb(sets.n - HAND_SIZE - 1, tables[0].a - 1)
+    narrow = w.dtype == np.int16 and most < 1 << 16
+    level = np.zeros((sets.counts[HAND_SIZE - 1] + 1, 2 * w.row), w.dtype if narrow else np.int32)
     buffer = np.empty((comb(sets.n - 1, 3) + 1, 2, w.row), w.dtype)
     for m in range(HAND_SIZE - 1, sets.n):
         size, pairs = comb(m, 3), comb(m, 2)
@@ -130,6 +133,8 @@ def _level_three(tables: Sequence[KnownTables], s: int) -> np.ndarray:
             part = level[size + start : size + min(start + step, pairs)]
             for x in range(m):
                 np.add(part, flat[grown[start : start + len(part), x]], out=part)
+    if narrow:
+        level = level.view(np.uint16)
     return level.reshape(len(level), 2, -1, len(tables))
 
 
