@@ -1,5 +1,5 @@
-"""The known hand's tables of the unknown-hand count (solver/badugi/unknown_tables.py) against a
-direct enumeration on reduced decks.
+"""The known hand's tables of the unknown-hand count (solver/badugi/unknown_tables.py and
+unknown_hands.py) against a direct enumeration on reduced decks.
 
 Given both sides' ranks (A's for every draw, B's for every final hand), the enumeration lists
 every pair of B's final hand ``Y`` and A's draw ``D`` as bitmasks and counts the disjoint pairs
@@ -21,10 +21,9 @@ from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import parse_rule
 from handsolver.models.cards import parse_cards
 from handsolver.solver.badugi.unknown import UnknownOpponent
+from handsolver.solver.badugi.unknown_hands import level_three, w_top
 from handsolver.solver.badugi.unknown_tables import (
     KnownTables,
-    _level_three,
-    _w_top,
     counts_over_draws,
     counts_over_hands,
 )
@@ -92,7 +91,7 @@ def test_w_top_counts_the_winning_draws_that_miss_each_hand(
     opponent, cards = _opponent(ranks, hand, rule)
     keeps = list(combinations(cards, HAND_SIZE - a))[:3]  # several known hands side by side
     tables = [KnownTables(opponent, keep, a) for keep in keeps]
-    got = _w_top(tables, s)  # (hands + 1, at least / above, S, known hand)
+    got = w_top(tables, s)  # (hands + 1, at least / above, S, known hand)
     sets = opponent.sets
     singles = _masks(sets.members[s])
     assert got.shape == (sets.counts[HAND_SIZE] + 1, 2, len(singles), len(keeps))
@@ -114,7 +113,7 @@ def test_level_three_sums_the_winning_draws_over_the_hands_holding_each_three_se
     opponent, cards = _opponent(ranks, hand, rule)
     keeps = list(combinations(cards, HAND_SIZE - a))[:3]
     tables = [KnownTables(opponent, keep, a) for keep in keeps]
-    got = _level_three(tables, 1)  # (3-sets + 1, at least / above, S, known hand)
+    got = level_three(tables, 1)  # (3-sets + 1, at least / above, S, known hand)
     sets = opponent.sets
     assert got.shape == (sets.counts[3] + 1, 2, sets.n, len(keeps))
     assert not got[-1].any()
