@@ -5,6 +5,8 @@ share work between known hands must give what each hand's own count gives."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from handsolver.models.badugi_draw import DrawRule, parse_rule
@@ -70,3 +72,37 @@ def test_overlap_count_equals_the_count_over_completions(ranks: str, hand: str, 
     assert len(batch.z_ids) > 100
     for mine, theirs in zip(got, expected, strict=True):
         assert (mine == theirs).all()
+
+
+# Win and tie of the 16 keeps of Ac 2d 3h Kh (keep_choices order) against an unknown hand on
+# the full deck, as the first exact engine counted them (stub_sets and the counts over hands
+# and draws before the overlap, row and block forms; itself checked against the brute force on
+# small decks and a Monte Carlo on this one).  Here the full-size paths run: int16 and uint16
+# sums that wrap only at this size, chunked blocks, packed win-and-tie words.
+FULL_DECK_KEEPS = [
+    ("1999116491/2577017520", "11633759/2577017520"),
+    ("88038860543/316973154960", "4256393/1320721479"),
+    ("3868881059/13781441520", "1137861883/316973154960"),
+    ("966113148373/6339463099200", "1800003223/1267892619840"),
+    ("117335024461/316973154960", "13249087/7371468720"),
+    ("54941178643/253578523968", "1868312671/1584865774800"),
+    ("10221267053/46958985920", "7970891/6142890600"),
+    ("326437214569/1831400450880", "348289277/490553692200"),
+    ("1072962019/1320721479", "565336117/158486577480"),
+    ("571983476521/1267892619840", "202081967/73714687200"),
+    ("191661718949/422630873280", "3823071643/1267892619840"),
+    ("8742162720677/27471006763200", "3298283627/2113154366400"),
+    ("25640703373/56602349100", "21439168903/6339463099200"),
+    ("75403025483/238878319680", "245559371/140876957760"),
+    ("8709855087607/27471006763200", "82243847/42656842800"),
+    ("222930003557099/782923692751200", "818911141513/782923692751200"),
+]
+
+
+def test_full_deck_table_equals_the_first_engines_counts() -> None:
+    hand = parse_cards("Ac 2d 3h Kh")
+    opponent = UnknownOpponent([card for card in range(52) if card not in hand], DrawRule())
+    counts = opponent.counts_many(keep_choices(hand))
+    assert [(str(c.win), str(c.tie)) for c in counts] == [
+        (str(Fraction(win)), str(Fraction(tie))) for win, tie in FULL_DECK_KEEPS
+    ]
