@@ -169,8 +169,7 @@ class UnknownOpponent:
             else:
                 values = counts_over_draws(tables[a], z, s, batch.z_ids, batch.s_ids)
             for index, value in zip(by_draw[a], values, strict=True):
-                for shifted in range(2):
-                    totals[index][shifted] += _exact_dot(value[shifted], batch.coefficients)
+                totals[index] += _exact_dot(value, batch.coefficients)
         return [
             self._shares(HAND_SIZE - len(keep_a), total)
             for keep_a, total in zip(keeps, totals, strict=True)
@@ -193,31 +192,37 @@ class UnknownOpponent:
 
 
 def _exact_dot(values: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
-    """``values @ coefficients`` in Python integers (a sum of up to 10**6 products of 10**10
-    and 10**4 can pass 2**63).
+    """``values @ coefficients`` in Python integers: a sum of up to 10**6 products of 10**10
+    and 10**4 can pass 2**63.
 
-    The products are summed in int64 in blocks short enough that no block can pass 2**62,
-    and the block sums in Python; if a single product could, all of it is in Python.
+    ``values`` is cut into base-``2**bits`` digits, with ``bits`` small enough that no digit's
+    product with the coefficients can pass 2**62 in int64; each digit is one int64 matrix
+    product, and the digits are put together in Python.  (If even one-bit digits could
+    overflow, all of it is done in Python.)
 
     >>> import numpy as np
-    >>> [int(x) for x in _exact_dot(np.array([3, 2**40]), np.array([[1, 0], [-2**30, 2]]))]
-    [-1180591620717411303421, 2199023255552]
+    >>> values = np.array([[3, 2**40], [-5, 7]])
+    >>> _exact_dot(values, np.array([[1, 0], [-2**30, 2]])).tolist()
+    [[-1180591620717411303421, 2199023255552], [-7516192773, 14]]
     """
     import numpy as np
 
-    out = np.zeros(coefficients.shape[1], dtype=object)
-    largest = int(np.abs(values).max(initial=0))
-    for b in range(coefficients.shape[1]):
-        column = coefficients[:, b]
-        used = np.flatnonzero(column)
-        bound = largest * int(np.abs(column).max(initial=0))
-        if bound >= 1 << 62:
-            out[b] = sum(map(int.__mul__, values[used].tolist(), column[used].tolist()))
-            continue
-        products = values[used] * column[used]
-        block = max(1, (1 << 62) // max(bound, 1))
-        out[b] = sum(np.add.reduceat(products, np.arange(0, len(used), block)).tolist())
-    return out
+    rows = coefficients.shape[0]
+    bound = int(np.abs(coefficients).max(initial=0)) * max(rows, 1)
+    bits = 62 - bound.bit_length()
+    if bits < 1:
+        columns = coefficients.T.tolist()
+        return np.array(
+            [[sum(map(int.__mul__, row, column)) for column in columns] for row in values.tolist()],
+            dtype=object,
+        )
+    out = np.zeros((values.shape[0], coefficients.shape[1]), dtype=object)
+    rest, place = values.astype(np.int64), 0
+    while ((rest != 0) & (rest != -1)).any():  # a negative rest shifts down to -1, not 0
+        digit = rest & ((1 << bits) - 1)  # 0 <= digit < 2**bits
+        out += (digit @ coefficients).astype(object) * (1 << place)
+        rest, place = rest >> bits, place + bits
+    return out + (rest @ coefficients).astype(object) * (1 << place)  # the sign: 0 or -1
 
 
 def _queries(sets: StubSets, kept: np.ndarray) -> dict[tuple[int, int], _Queries]:

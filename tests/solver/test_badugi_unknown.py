@@ -8,6 +8,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from handsolver.models.badugi_draw import DrawRule, parse_rule
 from handsolver.models.cards import parse_cards
@@ -106,3 +108,25 @@ def test_full_deck_table_equals_the_first_engines_counts() -> None:
     assert [(str(c.win), str(c.tie)) for c in counts] == [
         (str(Fraction(win)), str(Fraction(tie))) for win, tie in FULL_DECK_KEEPS
     ]
+
+
+@given(
+    st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=30),
+    st.integers(0, 2**16),
+    st.integers(1, 2**61),
+)
+def test_exact_dot_is_the_python_integer_sum(values: list[int], seed: int, scale: int) -> None:
+    """The digit-by-digit int64 products equal the plain Python sum, coefficients small or so
+    large that only the Python fallback is exact."""
+    import numpy as np
+
+    from handsolver.solver.badugi.unknown import _exact_dot
+
+    rng = np.random.default_rng(seed)
+    coefficients = rng.integers(-scale, scale + 1, size=(len(values), 4))
+    pairs = np.array([values, values[::-1]])
+    expected = [
+        [sum(v * int(c) for v, c in zip(row, column, strict=True)) for column in coefficients.T]
+        for row in pairs.tolist()
+    ]
+    assert _exact_dot(pairs, coefficients).tolist() == expected
