@@ -222,7 +222,8 @@ def _exact_dot(values: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
         digit = rest & ((1 << bits) - 1)  # 0 <= digit < 2**bits
         out += (digit @ coefficients).astype(object) * (1 << place)
         rest, place = rest >> bits, place + bits
-    return out + (rest @ coefficients).astype(object) * (1 << place)  # the sign: 0 or -1
+    out += (rest @ coefficients).astype(object) * (1 << place)  # the sign: 0 or -1
+    return out
 
 
 def _queries(sets: StubSets, kept: np.ndarray) -> dict[tuple[int, int], _Queries]:
