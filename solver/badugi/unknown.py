@@ -195,10 +195,10 @@ def _exact_dot(values: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
     """``values @ coefficients`` in Python integers: a sum of up to 10**6 products of 10**10
     and 10**4 can pass 2**63.
 
-    ``values`` is cut into base-``2**bits`` digits, with ``bits`` small enough that no digit's
-    product with the coefficients can pass 2**62 in int64; each digit is one int64 matrix
-    product, and the digits are put together in Python.  (If even one-bit digits could
-    overflow, all of it is done in Python.)
+    ``values`` is cut into base-``2**bits`` digits, with ``bits`` small enough that no sum of a
+    digit's products with the coefficients can reach 2**53: each digit is then one float64
+    matrix product (BLAS), exact whatever order it adds in, and the digits are put together in
+    Python.  (If even one-bit digits could reach it, all of it is done in Python.)
 
     >>> import numpy as np
     >>> values = np.array([[3, 2**40], [-5, 7]])
@@ -209,7 +209,7 @@ def _exact_dot(values: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
 
     rows = coefficients.shape[0]
     bound = int(np.abs(coefficients).max(initial=0)) * max(rows, 1)
-    bits = 62 - bound.bit_length()
+    bits = 53 - bound.bit_length()
     if bits < 1:
         columns = coefficients.T.tolist()
         return np.array(
@@ -217,12 +217,17 @@ def _exact_dot(values: np.ndarray, coefficients: np.ndarray) -> np.ndarray:
             dtype=object,
         )
     out = np.zeros((values.shape[0], coefficients.shape[1]), dtype=object)
+    weights = coefficients.astype(np.float64)
+
+    def product(digit: np.ndarray) -> np.ndarray:
+        exact: np.ndarray = (digit.astype(np.float64) @ weights).astype(np.int64).astype(object)
+        return exact
+
     rest, place = values.astype(np.int64), 0
     while ((rest != 0) & (rest != -1)).any():  # a negative rest shifts down to -1, not 0
-        digit = rest & ((1 << bits) - 1)  # 0 <= digit < 2**bits
-        out += (digit @ coefficients).astype(object) * (1 << place)
+        out += product(rest & ((1 << bits) - 1)) * (1 << place)  # a digit: 0 <= d < 2**bits
         rest, place = rest >> bits, place + bits
-    out += (rest @ coefficients).astype(object) * (1 << place)  # the sign: 0 or -1
+    out += product(rest) * (1 << place)  # the sign: 0 or -1
     return out
 
 
