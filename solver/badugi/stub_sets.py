@@ -110,14 +110,6 @@ class StubSets:
             ids[np.arange(len(rows)), rows[:, i]] = no_set
         return out
 
-    def add(self, ids: np.ndarray, size: int, cards: np.ndarray) -> np.ndarray:
-        """The numbers of sets ``ids`` (of ``size`` cards) with the columns of ``cards`` added
-        one by one ("no set" if any card is already in)."""
-        for column in range(cards.shape[-1]):
-            ids = self.plus[size][ids, cards[..., column]]
-            size += 1
-        return ids
-
     def subset_ids(self, k: int, positions: tuple[int, ...]) -> np.ndarray:
         """For every set of ``k`` cards, the number of its subset at ``positions``."""
         return set_ids(self.members[k][:, list(positions)])
@@ -171,19 +163,3 @@ def _summed(histogram: np.ndarray, out: np.ndarray, above: bool) -> None:
         np.cumsum(histogram[:, ::-1], axis=1, out=out[:, ::-1])
     else:
         np.cumsum(histogram, axis=1, out=out)
-
-
-def beating(table: np.ndarray, ids: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """From an ``above`` table of :func:`superset_counts`: the sets containing ``ids`` ranked
-    above ``rank``, and at least ``rank`` (they win, and win or tie, against it)."""
-    flat = table.ravel()
-    at = ids * table.shape[1] + rank
-    return flat[1:][at], flat[at]
-
-
-def losing(table: np.ndarray, ids: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """From a ``below`` table of :func:`superset_counts`: the sets containing ``ids`` ranked
-    below ``rank``, and at most ``rank`` (they lose, and lose or tie, against it)."""
-    flat = table.ravel()
-    at = ids * table.shape[1] + rank
-    return flat[at], flat[1:][at]
