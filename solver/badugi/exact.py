@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import chain, combinations
-from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
 from handsolver.models.cards import Card
@@ -85,21 +84,13 @@ def final_keys(keep: Sequence[Card], draws: np.ndarray) -> np.ndarray:
     return keys
 
 
-@cache
-def _binomials() -> np.ndarray:
-    import numpy as np
-
-    return np.array([[comb(n, k) for k in range(5)] for n in range(53)], dtype=np.int64)
-
-
 def colex_index(hands: np.ndarray) -> np.ndarray:
     """Each 4-card hand's place among all ``C(52, 4)`` in colexicographic order."""
     import numpy as np
 
-    ordered = np.sort(hands, axis=1)
-    binomials = _binomials()
-    out: np.ndarray = sum(binomials[ordered[:, i], i + 1] for i in range(4))
-    return out
+    from handsolver.solver.badugi.stub_sets import set_ids
+
+    return set_ids(np.sort(hands, axis=1))
 
 
 @cache
