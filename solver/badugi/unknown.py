@@ -93,7 +93,8 @@ class UnknownOpponent:
 
         from handsolver.solver.badugi.exact import key_table
         from handsolver.solver.badugi.stub_sets import StubSets, set_ids, superset_counts
-        from handsolver.solver.badugi.unknown_tables import WIDTH, key_ranks
+        from handsolver.solver.badugi.unknown_hands import WIDTH
+        from handsolver.solver.badugi.unknown_tables import key_ranks
 
         self.cards = np.array(sorted(stub), dtype=np.int64)
         self.sets = sets = StubSets(len(self.cards))

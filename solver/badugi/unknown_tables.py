@@ -20,8 +20,7 @@ from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.cards import Card
 from handsolver.solver.badugi.exact import final_keys, key_table
 from handsolver.solver.badugi.stub_sets import superset_counts
-from handsolver.solver.badugi.unknown_hands import CHUNK, level_three, upward, w_top
-from handsolver.solver.badugi.unknown_hands import WIDTH as WIDTH  # the ranks' tables, here too
+from handsolver.solver.badugi.unknown_hands import CHUNK, WIDTH, level_three, upward, w_top
 
 if TYPE_CHECKING:
     from handsolver.solver.badugi.unknown import UnknownOpponent
