@@ -72,6 +72,7 @@ def overlap_counts(
         raise ValueError("the packed counts hold a stub of at most 52 cards")
     # B's "no set" ranks one past the top, where A's "at least" tables are zero.
     b = _Ranks.of(sets, unknown.rank, unknown.below[0].shape[1] - 2)
+    b_pairs = _packed(unknown.below[2], above=False)
     order = np.argsort(s_ids, kind="stable")  # A's rows looked up stay in cache
     outs = []
     for side in known:
@@ -83,7 +84,7 @@ def overlap_counts(
             unknown.below[3],
             _packed(side.at_least[2], above=True),
             _packed(side.at_least[3], above=True),
-            _packed(unknown.below[2], above=False),
+            b_pairs,
         )
         both_free = _both_free(unknown.below[2], side.at_least[2])
         out = np.empty((2, len(z_ids)), dtype=np.int64)
