@@ -82,8 +82,7 @@ def situation(hands: list[str], extra: list[str]) -> Situation:
 
 def fresh(spot: Situation) -> Situation:
     """``spot``, with the counts' caches emptied (so a timing counts from nothing)."""
-    equity._opponent.cache_clear()
-    equity._counted.cache_clear()
+    equity._unknown.cache_clear()
     paths._path_counts.cache_clear()
     return spot
 

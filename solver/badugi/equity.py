@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import DrawRule, Situation, kept_cards
@@ -136,18 +136,8 @@ def draw_equity(
 ) -> Answer:
     """Each player's win, tie, loss and equity after the draws left (``estimate``: sample even
     where the answer could be counted, to compare the two)."""
-    if is_exact(spot) and not estimate and None in spot.hands:
-        return _unknown_answer(spot, progress)
-    if is_exact(spot) and not estimate and spot.draws > 1:
-        return _path_answer(spot)
-    if is_exact(spot) and not estimate:
-        counts = exact_counts(spot)
-        return Answer(
-            spot.draws,
-            True,
-            (_exact_share(counts), _exact_share(counts.swapped())),
-            sequences=counts.total,
-        )
+    if not estimate and is_exact(spot):
+        return _exact_answer(spot, progress)
     tally = _run(chunks(spot, samples, seed), sample_chunk, workers, scheduler, progress)
     shares = []
     for player in range(len(spot.hands)):
@@ -170,6 +160,21 @@ def draw_equity(
     return Answer(spot.draws, False, tuple(shares), samples=tally.samples, seed=seed)
 
 
+def _exact_answer(spot: Situation, progress: Progress[Any] | None) -> Answer:
+    """:func:`draw_equity` where every card sequence is counted."""
+    if None in spot.hands:
+        return _unknown_answer(spot, progress)
+    if spot.draws > 1:
+        return _path_answer(spot)
+    counts = exact_counts(spot)
+    return Answer(
+        spot.draws,
+        True,
+        (_exact_share(counts), _exact_share(counts.swapped())),
+        sequences=counts.total,
+    )
+
+
 def _unknown_answer(spot: Situation, progress: Progress[Any] | None) -> Answer:
     known = 0 if spot.hands[0] is not None else 1
     (shares,) = _unknown_shares(spot.stub, spot.rules[1 - known], [_keep(spot, known)], progress)
@@ -187,11 +192,10 @@ def _unknown_shares(
     """The exact shares of a known hand keeping each of ``keeps`` against an unknown hand
     playing ``rule``, each counted once for a spot (its equity and its table ask for the
     same keep)."""
-    counted = _counted(stub, rule)
+    opponent, counted = _unknown(stub, rule)
     missing = [keep for keep in dict.fromkeys(map(_sorted, keeps)) if keep not in counted]
     if missing:
-        counts = _opponent(stub, rule).counts_many(missing, progress)
-        counted.update(zip(missing, counts, strict=True))
+        counted.update(zip(missing, opponent.counts_many(missing, progress), strict=True))
     return [counted[_sorted(keep)] for keep in keeps]
 
 
@@ -206,16 +210,17 @@ def _both_shares(shares: ExactShares) -> tuple[Share, Share]:
     return mine, theirs
 
 
-@lru_cache(maxsize=2)
-def _counted(stub: tuple[Card, ...], rule: DrawRule) -> dict[tuple[Card, ...], ExactShares]:
-    """The keeps counted so far against an unknown hand dealt from ``stub`` (cards in order)."""
-    return {}
+class _Unknown(NamedTuple):
+    """The unknown hand's side of a spot's count, and the keeps counted so far (cards in
+    order): built once for the spot's equity and its table."""
+
+    opponent: UnknownOpponent
+    counted: dict[tuple[Card, ...], ExactShares]
 
 
 @lru_cache(maxsize=2)
-def _opponent(stub: tuple[Card, ...], rule: DrawRule) -> UnknownOpponent:
-    """The unknown hand's side of the count, built once for a spot's equity and its table."""
-    return UnknownOpponent(stub, rule)
+def _unknown(stub: tuple[Card, ...], rule: DrawRule) -> _Unknown:
+    return _Unknown(UnknownOpponent(stub, rule), {})
 
 
 def _path_answer(spot: Situation) -> Answer:
@@ -262,7 +267,7 @@ def best_discard(
     choices = keep_choices(hand)
     default = kept_cards(DrawRule(), hand, 0)
     equities = None
-    if is_exact(spot) and not estimate:
+    if not estimate and is_exact(spot):
         equities = _exact_equities(spot, choices, progress, workers, scheduler)
     if equities is not None:
         best = max(equities)
@@ -347,8 +352,8 @@ def _spread_keeps(
     """Count the keeps not counted yet on ``workers`` processes or a Dask cluster."""
     from handsolver.solver.batch import run_batch
 
-    counted = _counted(stub, rule)
-    _opponent(stub, rule)  # built here, before the pool starts: forked workers inherit it
+    # Built here, before the pool starts: forked workers inherit the unknown hand's side.
+    counted = _unknown(stub, rule).counted
     by_draw: dict[int, list[tuple[Card, ...]]] = {}
     for keep in dict.fromkeys(map(_sorted, choices)):
         if keep not in counted:
@@ -368,4 +373,4 @@ def _keep_group_counts(
 ) -> list[ExactShares]:
     """One job of :func:`_unknown_equities` (top level, so a worker process can run it)."""
     stub, rule, keeps = job
-    return _opponent(stub, rule).counts_many(keeps)
+    return _unknown(stub, rule).opponent.counts_many(keeps)

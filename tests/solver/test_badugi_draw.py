@@ -286,7 +286,7 @@ def test_discard_table_against_an_unknown_hand_equals_the_brute_force() -> None:
         )
         assert row.equity == brute(forced)[0][2]
     assert [row.equity for row in table] == sorted((row.equity for row in table), reverse=True)
-    badugi_equity._counted.cache_clear()  # counted again, the keeps spread over two processes
+    badugi_equity._unknown.cache_clear()  # counted again, the keeps spread over two processes
     assert best_discard(spot, workers=2) == table
 
 

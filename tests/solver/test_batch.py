@@ -196,7 +196,7 @@ def test_badugi_discard_table_on_a_cluster_matches_the_local_one(cluster: str) -
     dead = " ".join(r + s for r in "56789TJQK" for s in "cdhs") + " 4s"
     command = ["badugi", "draw", "Ac 2c 3h 3d", "?", "--dead", dead, "--best-discard", "--json"]
     local = runner.invoke(app, command)
-    equity._counted.cache_clear()  # counted again, on the cluster
+    equity._unknown.cache_clear()  # counted again, on the cluster
     remote = runner.invoke(app, [*command, "--scheduler", cluster])
     assert local.exit_code == remote.exit_code == 0, remote.stderr
     assert local.stdout == remote.stdout
