@@ -92,9 +92,8 @@ class UnknownOpponent:
         import numpy as np
 
         from handsolver.solver.badugi.exact import key_table
+        from handsolver.solver.badugi.known_tables import WIDTH, key_ranks
         from handsolver.solver.badugi.stub_sets import StubSets, set_ids, superset_counts
-        from handsolver.solver.badugi.unknown_hands import WIDTH
-        from handsolver.solver.badugi.unknown_tables import key_ranks
 
         self.cards = np.array(sorted(stub), dtype=np.int64)
         self.sets = sets = StubSets(len(self.cards))
@@ -126,12 +125,9 @@ class UnknownOpponent:
         between them)."""
         import numpy as np
 
+        from handsolver.solver.badugi.known_tables import KnownTables
         from handsolver.solver.badugi.unknown_overlap import KnownSide, UnknownSide, overlap_counts
-        from handsolver.solver.badugi.unknown_tables import (
-            KnownTables,
-            counts_over_draws,
-            counts_over_hands,
-        )
+        from handsolver.solver.badugi.unknown_tables import counts_over_draws, counts_over_hands
 
         n = self.sets.n
         most_thrown = max(b for b in range(HAND_SIZE + 1) if self.throws[b])

@@ -8,18 +8,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 from math import comb
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from handsolver.models.badugi import HAND_SIZE
+from handsolver.solver.badugi.known_tables import WIDTH, KnownTables
 from handsolver.solver.badugi.stub_sets import StubSets, set_ids
 
-if TYPE_CHECKING:
-    from handsolver.solver.badugi.unknown_tables import KnownTables
-
 CHUNK = 1 << 18  # rows of intermediate arrays at a time: a few MB, so passes stay in cache
-WIDTH = 1092 + 2  # ranks, one past them (a comparison), and one more (ties)
 
 
 def w_top(tables: Sequence[KnownTables], s: int) -> np.ndarray:

@@ -10,47 +10,13 @@ all of them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from handsolver.models.badugi import HAND_SIZE
-from handsolver.models.cards import Card
-from handsolver.solver.badugi.exact import final_keys, key_table
-from handsolver.solver.badugi.stub_sets import superset_counts
-from handsolver.solver.badugi.unknown_hands import CHUNK, WIDTH, level_three, upward, w_top
-
-if TYPE_CHECKING:
-    from handsolver.solver.badugi.unknown import UnknownOpponent
-
-
-@cache
-def _all_keys() -> np.ndarray:
-    """Every distinct badugi key of four cards, ascending (1,092 of them)."""
-    return np.unique(key_table())
-
-
-def key_ranks(keys: np.ndarray) -> np.ndarray:
-    """Each key's place among :func:`_all_keys`."""
-    out: np.ndarray = np.searchsorted(_all_keys(), keys)
-    return out
-
-
-class KnownTables:
-    """The counts over supersets for one known hand against an :class:`UnknownOpponent`."""
-
-    def __init__(self, opponent: UnknownOpponent, keep_a: Sequence[Card], a: int) -> None:
-        self.sets, self.a = opponent.sets, a
-        self.rank_b, self.below_b = opponent.rank_b, opponent.below_b
-        rank_a = key_ranks(final_keys(keep_a, opponent.cards[self.sets.members[a]]))
-        self.rank_a = np.append(rank_a, -1)  # "no set": never at least anything
-        # at_least_a[k][v, y]: A's draws containing set v (of k cards) ranked at least y.
-        self.at_least_a = superset_counts(self.sets, a, rank_a, WIDTH, above=True)
-        # The sums over B's hands, by |S|, for the known hands first stacked with this one.
-        self._over_hands: dict[int, tuple[tuple[KnownTables, ...], dict[int, np.ndarray]]] = {}
-
+from handsolver.solver.badugi.known_tables import KnownTables
+from handsolver.solver.badugi.unknown_hands import CHUNK, level_three, upward, w_top
 
 # --- |S| <= 1: over B's final hands ----------------------------------------------------------
 

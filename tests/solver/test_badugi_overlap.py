@@ -17,9 +17,9 @@ from handsolver.models.badugi import badugi_key
 from handsolver.models.badugi_draw import parse_rule
 from handsolver.models.cards import Card, parse_cards
 from handsolver.solver.badugi import unknown_overlap
+from handsolver.solver.badugi.known_tables import KnownTables
 from handsolver.solver.badugi.unknown import UnknownOpponent
 from handsolver.solver.badugi.unknown_overlap import KnownSide, UnknownSide, overlap_counts
-from handsolver.solver.badugi.unknown_tables import KnownTables
 
 
 def _stub(ranks: str, hand: str) -> list[Card]:

@@ -20,13 +20,10 @@ import pytest
 from handsolver.models.badugi import HAND_SIZE
 from handsolver.models.badugi_draw import parse_rule
 from handsolver.models.cards import parse_cards
+from handsolver.solver.badugi.known_tables import KnownTables
 from handsolver.solver.badugi.unknown import UnknownOpponent
 from handsolver.solver.badugi.unknown_hands import level_three, w_top
-from handsolver.solver.badugi.unknown_tables import (
-    KnownTables,
-    counts_over_draws,
-    counts_over_hands,
-)
+from handsolver.solver.badugi.unknown_tables import counts_over_draws, counts_over_hands
 
 
 def _stub(ranks: str, hand: tuple[int, ...]) -> list[int]:

@@ -57,8 +57,9 @@ def test_counts_many_refuses_a_stub_too_small_for_the_draws() -> None:
 )
 def test_overlap_count_equals_the_count_over_completions(ranks: str, hand: str, rule: str) -> None:
     """Two known cards a side, A drawing four: by the hands' overlap as over A's draws."""
+    from handsolver.solver.badugi.known_tables import KnownTables
     from handsolver.solver.badugi.unknown_overlap import KnownSide, UnknownSide, overlap_counts
-    from handsolver.solver.badugi.unknown_tables import KnownTables, counts_over_draws
+    from handsolver.solver.badugi.unknown_tables import counts_over_draws
 
     opponent = UnknownOpponent(_stub(ranks, parse_cards(hand)), parse_rule(rule))
     tables = [KnownTables(opponent, keep, 4) for keep in [(), ()]]
