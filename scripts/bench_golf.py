@@ -22,8 +22,8 @@ from pathlib import Path
 from timing import median_time
 
 from handsolver.solver.golf import Command, Settings, make_challenge, verify
-from handsolver.solver.golf.runner import run
-from handsolver.solver.golf.sandbox import ISOLATIONS, Policy, isolation_error
+from handsolver.solver.sandbox.isolation import ISOLATIONS, Policy, isolation_error
+from handsolver.solver.sandbox.runner import run
 
 # A correct Badugi answer: every sub-hand tried, keys cached per hand.
 ANSWER = r"""

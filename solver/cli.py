@@ -35,7 +35,7 @@ from handsolver.solver.commands.errors import (
 )
 from handsolver.solver.commands.options import strict_parameters
 
-# Every command: the module under handsolver.solver.commands whose register(app) adds it, and
+# Every command: the package under handsolver.solver.commands whose register(app) adds it, and
 # its one-line summary for `handsolver --help` (a test checks it matches the command's own).
 COMMANDS: dict[str, tuple[str, str]] = {
     "badugi": (

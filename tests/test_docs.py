@@ -221,7 +221,7 @@ class Shell:
 
 def _a_sandbox_runs() -> bool:
     from handsolver.models.cards import InputError
-    from handsolver.solver.golf.sandbox import resolve
+    from handsolver.solver.sandbox.isolation import resolve
 
     try:
         resolve("auto")

@@ -1,11 +1,14 @@
 """The rule of the layers, read from the source (every import, at the top or inside a function):
 
 * ``models/`` never imports ``solver`` or ``ortools``: the rules stay plain Python;
-* a game's package in ``solver/`` never imports another game's; the verifier (``solver/golf/``)
-  judges answers with the games' engines, and the games run untrusted ``program:`` strategies
-  through its one sandboxed runner (``golf.runner`` and ``golf.sandbox``) and nothing else of it;
+* a game's package in ``solver/`` never imports another game's, nor the verifier
+  (``solver/golf/``), which judges answers with the games' engines; a game may use what every
+  game shares: the sandbox (``solver/sandbox/``), the batch runner and ``solver``'s own modules;
+* the sandbox imports no game and not the verifier;
 * nothing below the command line imports it: only ``solver/commands/`` and ``solver/cli.py``
-  import ``solver.commands`` or ``solver.cli``.
+  import ``solver.commands`` or ``solver.cli``;
+* no circle of imports: counting every import (inside functions and under ``TYPE_CHECKING``
+  too), no module reaches itself, so every package reads from the top down.
 
 docs/design.md states the same rules beside the map of the packages.
 """
@@ -20,16 +23,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVER = ROOT / "solver"
-# The one thing of the verifier's that a game may use: the sandboxed runner of untrusted programs.
-SHARED_FROM_GOLF = ("golf.runner", "golf.sandbox")
+# The packages of solver/ that are not games: the command line, the verifier, the sandbox.
+NOT_GAMES = ("commands", "golf", "sandbox")
 
 
 def games() -> list[str]:
-    """The game packages: every package in solver/ but the command line and the verifier."""
+    """The game packages: every package in solver/ but the command line, the verifier and the
+    sandbox."""
     return sorted(
         p.name
         for p in SOLVER.iterdir()
-        if (p / "__init__.py").is_file() and p.name not in ("commands", "golf")
+        if (p / "__init__.py").is_file() and p.name not in NOT_GAMES
     )
 
 
@@ -68,17 +72,24 @@ def test_models_import_neither_solver_nor_ortools(path: Path) -> None:
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
+def imports_of(folder: Path, packages: list[str]) -> list[str]:
+    """Each import in ``folder`` of one of ``packages`` (names under handsolver.solver)."""
+    return [
+        f"{path.relative_to(ROOT)}:{line} imports {m}"
+        for path in sources(folder)
+        for line, m in imports(path)
+        if any(within(m, f"handsolver.solver.{package}") for package in packages)
+    ]
+
+
 @pytest.mark.parametrize("game", games())
 def test_a_game_never_imports_another_game(game: str) -> None:
-    others = [g for g in games() if g != game] + ["golf"]
-    bad = []
-    for path in sources(SOLVER / game):
-        for line, m in imports(path):
-            for other in others:
-                package = f"handsolver.solver.{other}"
-                shared = any(within(m, f"handsolver.solver.{s}") for s in SHARED_FROM_GOLF)
-                if within(m, package) and not shared:
-                    bad.append(f"{path.relative_to(ROOT)}:{line} imports {m}")
+    bad = imports_of(SOLVER / game, [g for g in games() if g != game] + ["golf", "commands"])
+    assert not bad, "\n".join(bad)
+
+
+def test_the_sandbox_imports_no_game() -> None:
+    bad = imports_of(SOLVER / "sandbox", [*games(), "golf", "commands"])
     assert not bad, "\n".join(bad)
 
 
@@ -103,3 +114,77 @@ def test_the_checks_can_fail(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
     source.write_text("def f():\n    from handsolver.solver import big2\n")
     assert (2, "handsolver.solver.big2") in list(imports(source))
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """The installed name of the module at ``path`` (a package by its ``__init__``)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(["handsolver", *parts])
+
+
+def import_graph(paths: list[Path], root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the modules of ``paths`` it imports (``from a import b`` counts as ``a.b``
+    where that is a module, else as ``a``)."""
+    names = {module_name(path, root): path for path in paths}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        targets = {m for _, m in imports(path) if m in names}
+        # `from a import b` yields both a and a.b: where a.b is a module, a itself is not meant.
+        graph[name] = {t for t in targets if not any(u.startswith(t + ".") for u in targets)}
+        graph[name].discard(name)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circles() -> None:
+    paths = sources(ROOT / "models") + sources(SOLVER)
+    assert circles(import_graph(paths)) == []
+
+
+def test_a_circle_is_found(tmp_path: Path) -> None:
+    """Three modules importing round (one only for type checking) make one circle."""
+    package = tmp_path / "solver" / "game"
+    package.mkdir(parents=True)
+    (package / "a.py").write_text("from handsolver.solver.game.b import f\n")
+    (package / "b.py").write_text("def g():\n    from handsolver.solver.game import c\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from handsolver.solver.game.a import A\n"
+    )
+    graph = import_graph(sorted(package.glob("*.py")), tmp_path)
+    assert circles(graph) == [
+        ["handsolver.solver.game.a", "handsolver.solver.game.b", "handsolver.solver.game.c"]
+    ]

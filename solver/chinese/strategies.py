@@ -132,7 +132,7 @@ class BestResponse:
 @dataclass(frozen=True)
 class Program:
     """A strategy program: one hand a line in, one setting a line out, run isolated by
-    ``sandbox`` (see :func:`handsolver.solver.golf.sandbox.resolve`; ``none`` only on request)."""
+    ``sandbox`` (see :func:`handsolver.solver.sandbox.resolve`; ``none`` only on request)."""
 
     command: str
     timeout: float = DEFAULT_TIMEOUT
@@ -146,8 +146,8 @@ class Program:
     def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
         import numpy as np
 
-        from handsolver.solver.golf.runner import Command, run
-        from handsolver.solver.golf.sandbox import Policy
+        from handsolver.solver.sandbox.isolation import Policy
+        from handsolver.solver.sandbox.runner import Command, run
 
         rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE).tolist()
         lines = [context.notation.format_cards(row) for row in rows]
@@ -225,7 +225,7 @@ def strategy_from_spec(
             shlex.split(command)  # checked before any work, and named as the user wrote it
         except ValueError as error:
             raise InputError(f"cannot split the program command {command!r}: {error}") from None
-        from handsolver.solver.golf.sandbox import resolve
+        from handsolver.solver.sandbox.isolation import resolve
 
         resolve(sandbox)  # refused here, before any work, where no isolation can run
         strategy = Program(command, timeout, sandbox=sandbox)

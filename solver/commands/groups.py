@@ -3,10 +3,13 @@ HANDS`` means ``badugi showdown HANDS``, while ``big2 batch FILE`` runs the subc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from typer._click.exceptions import NoArgsIsHelpError  # typer vendors click from 0.26 on
 from typer.core import TyperGroup
+
+if TYPE_CHECKING:
+    import typer
 
 
 class DefaultCommandGroup(TyperGroup):
@@ -69,3 +72,19 @@ def default_group(command: str) -> type[DefaultCommandGroup]:
     """A :class:`DefaultCommandGroup` class whose default is ``command``."""
     name = f"Default{command.title()}Group"
     return type(name, (DefaultCommandGroup,), {"default_command": command})
+
+
+def command_group(
+    name: str, commands: dict[str, Any], default: str = "", **settings: Any
+) -> typer.Typer:
+    """The group ``name`` with ``commands`` (its names and functions, in the order ``--help``
+    lists them); with a ``default``, ``GROUP ARGS...`` runs that command.  ``settings`` go to
+    :class:`typer.Typer` (help, metavar)."""
+    import typer
+
+    if default:
+        settings |= {"cls": default_group(default), "rich_markup_mode": None}
+    group = typer.Typer(name=name, **settings)
+    for command, function in commands.items():
+        group.command(command)(function)
+    return group

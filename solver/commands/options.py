@@ -52,7 +52,7 @@ BatchJsonOption = Annotated[
 
 
 class SandboxName(StrEnum):
-    """How an untrusted program is isolated (``solver.golf.sandbox``)."""
+    """How an untrusted program is isolated (``solver.sandbox``)."""
 
     auto = "auto"
     bwrap = "bwrap"

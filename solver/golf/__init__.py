@@ -11,8 +11,8 @@ from importlib import import_module
 from handsolver.models.cards import InputError
 from handsolver.solver.golf.challenge import Case, Challenge, parse_answer_map
 from handsolver.solver.golf.report import Counterexample, Report
-from handsolver.solver.golf.runner import Command
 from handsolver.solver.golf.verify import Settings, verify
+from handsolver.solver.sandbox.runner import Command
 
 __all__ = [
     "CHALLENGES",

@@ -20,8 +20,8 @@ from typing import Literal, NamedTuple
 
 from handsolver.solver.golf.challenge import Case, Challenge, Hands
 from handsolver.solver.golf.report import Counterexample, Report
-from handsolver.solver.golf.runner import Command, RunResult, run, stop_signal
-from handsolver.solver.golf.sandbox import Policy, process_bound, resolve
+from handsolver.solver.sandbox.isolation import Policy, process_bound, resolve
+from handsolver.solver.sandbox.runner import Command, RunResult, run, stop_signal
 
 # Hears, while a batch or per-case loop runs: cases answered so far, failures so far, seconds
 # of budget left (the CLI's progress line).
@@ -69,7 +69,7 @@ class Settings:
     budget: float = 300.0
     #: At most this many candidate cases are tried while shrinking.
     shrink_limit: int = 3000
-    #: The isolation and limits of every run (see :mod:`.sandbox`).
+    #: The isolation and limits of every run (see :mod:`handsolver.solver.sandbox`).
     policy: Policy = field(default_factory=Policy)
     #: Extra seconds for the first answer of a batch.
     startup: float = STARTUP

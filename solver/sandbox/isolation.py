@@ -21,7 +21,7 @@ Every run gets, sandbox or not:
   ``RLIMIT_NPROC`` otherwise (it does not bind root);
 * a cleanup that kills every process the run started, ``setsid`` or not: the verifier makes
   itself a child subreaper, so orphans of the run become its children and are killed and reaped
-  before :func:`~handsolver.solver.golf.runner.run` returns.
+  before :func:`~handsolver.solver.sandbox.runner.run` returns.
 
 With ``none`` the program runs as the verifier's user with the limits only; as root its
 capabilities are dropped.
@@ -46,8 +46,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from handsolver.models.cards import InputError
-from handsolver.solver.golf import kernel, landlock, namespaces
-from handsolver.solver.golf.namespaces import hidden_folders
+from handsolver.solver.sandbox import kernel, landlock, namespaces
+from handsolver.solver.sandbox.namespaces import hidden_folders
 
 Sandbox = Literal["auto", "bwrap", "namespaces", "landlock", "none"]
 #: The isolation in force for a run.
@@ -174,7 +174,7 @@ def namespaces_error() -> str:
 
 def isolation_error(mode: Mode) -> str:
     """Why ``mode`` cannot run here ('' when it can)."""
-    from handsolver.solver.golf.landlock import landlock_error
+    from handsolver.solver.sandbox.landlock import landlock_error
 
     probes = {"bwrap": bwrap_error, "namespaces": namespaces_error, "landlock": landlock_error}
     return probes[mode]() if mode in probes else ""

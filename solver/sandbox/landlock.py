@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
 
-from handsolver.solver.golf import kernel
+from handsolver.solver.sandbox import kernel
 
 EXECUTE = 1 << 0
 WRITE_FILE = 1 << 1

@@ -34,8 +34,8 @@ from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 
-from handsolver.solver.golf import kernel
-from handsolver.solver.golf.kernel import (
+from handsolver.solver.sandbox import kernel
+from handsolver.solver.sandbox.kernel import (
     MS_BIND,
     MS_NODEV,
     MS_NOEXEC,

@@ -1,6 +1,6 @@
 """Running someone else's program: feed it bytes, collect bounded output, never wait forever.
 
-The program is untrusted code.  It runs isolated (see :mod:`.sandbox`), and everything it
+The program is untrusted code.  It runs isolated (see :mod:`.isolation`), and everything it
 started is killed when the run ends; its stdout is capped; stdin is written while stdout and
 stderr are read so that a program which prints before it has read everything cannot deadlock
 us.
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handsolver.models.cards import InputError
-from handsolver.solver.golf.sandbox import Jail, Mode, Policy, resolve
+from handsolver.solver.sandbox.isolation import Jail, Mode, Policy, resolve
 
 # After the program itself exits, children that still hold its pipes get this long before they
 # are killed, so a leftover background process cannot pass for a slow answer.
@@ -181,7 +181,7 @@ def run(
     Stdout beyond ``output_cap`` bytes kills the program, as does the deadline.  With
     ``line_timeout`` the program must also print each line within that time of the previous
     one (the first within ``startup`` more); ``on_lines`` hears the count of lines so far.
-    ``policy`` says how to isolate the run (see :mod:`.sandbox`; the first sandbox that can
+    ``policy`` says how to isolate the run (see :mod:`.isolation`; the first sandbox that can
     run); ``sandbox`` is the isolation already chosen by :func:`.sandbox.resolve`.  Everything
     the program started is killed, and its directory removed, before this returns or raises,
     in every case.  SIGINT or SIGTERM outside :class:`StopSignals` ends the run and is then

@@ -32,7 +32,7 @@ from handsolver.solver.big2 import (
     solve_strong_model,
 )
 from handsolver.solver.cli import app
-from handsolver.solver.commands.big2 import big2_app
+from handsolver.solver.commands.big2 import group as big2_group
 
 runner = CliRunner()
 
@@ -375,7 +375,7 @@ def test_default_group_resolution() -> None:
     assert code == 0 and "check" in out and "stats" in out and "solve" in out
     code, out, _ = invoke("solve", "--help")
     assert code == 0 and "--prefer" in out
-    assert big2_app.info.cls.default_command == "solve"  # type: ignore[union-attr]
+    assert big2_group().info.cls.default_command == "solve"  # type: ignore[union-attr]
     assert "--prefer" in invoke("--help")[1]  # the group's help shows the solve options
     # A hand is never mistaken for a subcommand, nor a subcommand for a hand.
     assert invoke("4c")[1].startswith("1 play (optimal, seed rules)")

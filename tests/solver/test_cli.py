@@ -74,7 +74,7 @@ def test_big2_all_says_how_many_it_shows() -> None:
 
 
 def test_an_internal_error_is_one_line_with_exit_3(monkeypatch: pytest.MonkeyPatch) -> None:
-    from handsolver.solver.commands import badugi
+    from handsolver.solver.commands.badugi import showdown as badugi
 
     def broken(*args: object) -> None:
         raise RuntimeError("boom")

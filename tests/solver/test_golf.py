@@ -23,12 +23,12 @@ from typer.testing import CliRunner
 
 from handsolver.models import poker
 from handsolver.models.cards import STANDARD, InputError, parse_cards
-from handsolver.solver.commands import golf as golf_commands
+from handsolver.solver.commands.golf import verify as golf_commands
 from handsolver.solver.golf import Case, Command, Settings, make_challenge, parse_answer_map, verify
 from handsolver.solver.golf.challenge import Challenge
-from handsolver.solver.golf.runner import run
-from handsolver.solver.golf.sandbox import Policy, Sandbox
 from handsolver.solver.golf.sixcard import read_split
+from handsolver.solver.sandbox.isolation import Policy, Sandbox
+from handsolver.solver.sandbox.runner import run
 
 # --- answer programs ---------------------------------------------------------------------------
 
@@ -613,8 +613,10 @@ def test_program_reading_one_case_gets_a_hint(programs: Path) -> None:
 
 @pytest.fixture(scope="module")
 def app() -> typer.Typer:
+    from handsolver.solver.commands.golf import register
+
     app = typer.Typer()
-    golf_commands.register(app)
+    register(app)
     return app
 
 

@@ -27,8 +27,8 @@ pytest.importorskip("matplotlib")
 from matplotlib.figure import Figure  # noqa: E402
 
 from handsolver.solver.cli import app  # noqa: E402
+from handsolver.solver.commands.paigow.plots import gains_by_type  # noqa: E402
 from handsolver.solver.commands.plots import figures  # noqa: E402
-from handsolver.solver.commands.plots.paigow import gains_by_type  # noqa: E402
 
 runner = CliRunner()
 HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"
@@ -156,7 +156,7 @@ def test_gains_by_type_is_reusable() -> None:
     assert [(t.hand_type, t.hands) for t in grouped] == [("no pair", 2), ("one pair", 2)]
     assert grouped[0].mean == pytest.approx(0.02)
     assert grouped[0].standard_error == pytest.approx(0.01)
-    from handsolver.solver.commands.plots.paigow import gain_by_type_figure
+    from handsolver.solver.commands.paigow.plots import gain_by_type_figure
 
     ax = gain_by_type_figure(rows, "a title").axes[0]
     assert [bar.get_width() for bar in bar_rects(ax)] == pytest.approx([2.0, 1.0])  # percent
@@ -257,7 +257,7 @@ def test_same_input_same_bytes(suffix: str, tmp_path: Path) -> None:
 
 
 def test_a_figure_saved_twice_is_the_same(tmp_path: Path) -> None:
-    from handsolver.solver.commands.plots.big2 import fewest_plays_figure
+    from handsolver.solver.commands.big2.plots import fewest_plays_figure
 
     figure = fewest_plays_figure({"seed": {4: 2, 6: 1}}, "t")
     for fmt in ("svg", "png", "pdf"):

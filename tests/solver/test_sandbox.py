@@ -32,10 +32,10 @@ from typer.testing import CliRunner
 
 from handsolver.models.cards import InputError
 from handsolver.solver.cli import app
-from handsolver.solver.golf import Command, Settings, kernel, landlock, make_challenge, verify
-from handsolver.solver.golf import sandbox as sandbox_module
-from handsolver.solver.golf.runner import run
-from handsolver.solver.golf.sandbox import (
+from handsolver.solver.golf import Command, Settings, make_challenge, verify
+from handsolver.solver.sandbox import isolation as sandbox_module
+from handsolver.solver.sandbox import kernel, landlock
+from handsolver.solver.sandbox.isolation import (
     ISOLATIONS,
     Limits,
     Policy,
@@ -43,6 +43,7 @@ from handsolver.solver.golf.sandbox import (
     isolation_error,
     process_bound,
 )
+from handsolver.solver.sandbox.runner import run
 
 HOSTILE = r"""
 import os, signal, socket, subprocess, sys, time
@@ -665,8 +666,8 @@ def test_namespaces_on_a_kernel_without_mount_setattr(
 STRATEGY = """
 import signal, sys
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from handsolver.solver.golf.runner import Command, run
-from handsolver.solver.golf.sandbox import Policy
+from handsolver.solver.sandbox.runner import Command, run
+from handsolver.solver.sandbox.isolation import Policy
 hang = Command((sys.executable, "-c", "import time; time.sleep(60)", "hanging-" + sys.argv[2]))
 try:
     run(hang, b"", timeout=300, output_cap=100, policy=Policy(sys.argv[1]))
@@ -713,8 +714,8 @@ POOL = """
 import sys
 from handsolver.models.cards import InputError
 from handsolver.solver.batch import run_batch
-from handsolver.solver.golf.runner import Command, run
-from handsolver.solver.golf.sandbox import Policy
+from handsolver.solver.sandbox.runner import Command, run
+from handsolver.solver.sandbox.isolation import Policy
 
 def job(number):
     code = "import sys, time; time.sleep(0.3); sys.exit(1)"

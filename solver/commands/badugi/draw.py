@@ -390,9 +390,3 @@ def draw_batch(
         scheduler=scheduler,
         unit="spots",
     )
-
-
-def add_draw_commands(app: typer.Typer) -> None:
-    """Add ``draw`` and ``draw-batch`` to the ``badugi`` group."""
-    app.command("draw")(draw)
-    app.command("draw-batch")(draw_batch)

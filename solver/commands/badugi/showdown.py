@@ -11,10 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from handsolver.solver.commands.badugi_draw import add_draw_commands
 from handsolver.solver.commands.deal_batch import run_deal_batch
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.groups import default_group
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     BatchJsonOption,
@@ -28,17 +26,6 @@ from handsolver.solver.commands.table import Column, print_table
 if TYPE_CHECKING:
     from handsolver.models.cards import Deal
 
-badugi_app = typer.Typer(
-    cls=default_group("showdown"),
-    name="badugi",
-    rich_markup_mode=None,
-    subcommand_metavar="HAND... | batch FILE | draw HAND... | draw-batch FILE",
-    help="Judge a Badugi showdown (ace low; distinct ranks and suits play; more cards win).\n\n"
-    "'badugi HAND...' judges one deal (the 'showdown' command); 'badugi batch FILE' one "
-    "deal a line; 'badugi draw HAND... --draws N' the win, tie and loss after the draws and "
-    "the best discard; 'badugi draw-batch FILE' one such spot a line."
-    '\n\nExample: handsolver badugi "3c 2s 4d Ah" "As 3h 2d 4h"',
-)
 
 HandsArgument = Annotated[
     list[str],
@@ -81,7 +68,6 @@ def deal_json(deal: Deal) -> dict[str, Any]:
     return {"winners": list(won), "draw": len(won) > 1, "hands": hands}
 
 
-@badugi_app.command("showdown")
 def showdown(hands: HandsArgument, json_output: JsonOption = False) -> None:
     """Judge one Badugi deal: each hand's played cards, value and strength, and the winner(s).
 
@@ -136,7 +122,6 @@ def _judge_line(job: tuple[int, str, Deal]) -> str:
     return json.dumps({"line": number, "deal": text, **deal_json(deal)})
 
 
-@badugi_app.command("batch")
 def batch(
     file: Annotated[
         str,
@@ -155,11 +140,3 @@ def batch(
     Example: handsolver badugi batch deals.txt --workers 2
     """
     run_deal_batch(file, parse_badugi_deal, _judge_line, workers=workers, scheduler=scheduler)
-
-
-add_draw_commands(badugi_app)
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``badugi`` command group to ``app``."""
-    app.add_typer(badugi_app, name="badugi")

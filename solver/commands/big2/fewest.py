@@ -27,10 +27,9 @@ from handsolver.solver.big2 import (
     check_answer_text,
     fewest_plays,
 )
-from handsolver.solver.commands.big2_rules import takes_rules
+from handsolver.solver.commands.big2.rules import takes_rules
 from handsolver.solver.commands.deal_batch import run_deal_batch
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.groups import default_group
 from handsolver.solver.commands.inputs import STDIN, card_texts, hand_source, read_text
 from handsolver.solver.commands.options import (
     BatchJsonOption,
@@ -44,15 +43,6 @@ from handsolver.solver.commands.options import (
 from handsolver.solver.commands.output import print_json, write_atomic
 from handsolver.solver.commands.progress import progress
 from handsolver.solver.commands.table import print_table
-
-big2_app = typer.Typer(
-    cls=default_group("solve"),
-    name="big2",
-    rich_markup_mode=None,
-    subcommand_metavar="HAND... | COMMAND [ARGS]...",
-    help="Big 2: partition a hand into the fewest legal plays.\n\n"
-    "'big2 HAND...' solves (the 'solve' command); see also check, batch, stats.",
-)
 
 MAX_TIME_LIMIT = 86_400.0
 MAX_LIMIT = 1_000_000
@@ -125,7 +115,6 @@ def _result_json(result: Partition, deal: Deal) -> dict[str, Any]:
     }
 
 
-@big2_app.command("solve")
 @takes_rules()
 def solve(
     hand: Annotated[
@@ -209,7 +198,6 @@ def solve(
             typer.echo(f"  {number:>4}. " + " | ".join(" ".join(play) for play in plays))
 
 
-@big2_app.command("check")
 @takes_rules()
 def check(
     hand: Annotated[
@@ -275,7 +263,6 @@ def _solve_line(
     return json.dumps({"line": number, "hand": text, **_result_json(result, deal)})
 
 
-@big2_app.command("batch")
 @takes_rules()
 def batch(
     file: Annotated[
@@ -331,7 +318,6 @@ class _Tally:
         }
 
 
-@big2_app.command("stats")
 @takes_rules(many=True)
 def stats(
     deals: Annotated[
@@ -413,7 +399,7 @@ def stats(
             write_atomic(out, "\n".join(lines) + "\n")
     names = ", ".join(tally.rules.name for tally in tallies)
     if plot is not None:
-        from handsolver.solver.commands.plots.big2 import fewest_plays_figure
+        from handsolver.solver.commands.big2.plots import fewest_plays_figure
         from handsolver.solver.commands.plots.figures import save
 
         title = (
@@ -467,8 +453,3 @@ def _print_histogram(tally: _Tally, deals: int) -> None:
         typer.echo(f"{plays:>3} | {bar}{n}")
     proven = "all" if tally.proven == deals else tally.proven
     typer.echo(f"mean {tally.mean():.3f} plays; {proven} proven optimal")
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``big2`` and its subcommands to ``app``."""
-    app.add_typer(big2_app, name="big2")

@@ -35,10 +35,6 @@ if TYPE_CHECKING:
     from handsolver.solver.chinese import RankedSetting, Ranking, Scenarios
     from handsolver.solver.chinese.scoring import ScenarioSource
 
-chinese_app = typer.Typer(
-    help="Chinese poker (13 cards set 3/5/5): best settings and the best-response study.",
-    no_args_is_help=True,
-)
 
 # Sampled deals when the opponents are known only by their strategy (--vs without --samples).
 DEFAULT_SAMPLES = 1000
@@ -211,7 +207,6 @@ def _check_disjoint(seen: dict[int, str], cards: Any, where: str, notation: Nota
         seen[card] = where
 
 
-@chinese_app.command()
 def settings(
     hand: Annotated[
         str, typer.Argument(metavar="HAND", help="Your 13 cards, e.g. 'As Ks Qs ... 7d'.")
@@ -364,7 +359,7 @@ def settings(
 
 
 def _draw_settings(path: Path, entries: Any, notation: Notation, payload: dict[str, Any]) -> None:
-    from handsolver.solver.commands.plots.chinese import MAX_BARS, settings_figure
+    from handsolver.solver.commands.chinese.plots import MAX_BARS, settings_figure
     from handsolver.solver.commands.plots.figures import save
 
     drawn = entries[:MAX_BARS]
@@ -448,11 +443,3 @@ def _others(count: int) -> str:
     if count == 0:
         return "no other setting scores"
     return f"{count:,} other setting{'s' if count > 1 else ''} score{'' if count > 1 else 's'}"
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``chinese`` sub-app to ``app`` (its ``study`` command lives in
-    :mod:`.chinese_study`)."""
-    from handsolver.solver.commands import chinese_study  # noqa: F401  (registers study)
-
-    app.add_typer(chinese_app, name="chinese")

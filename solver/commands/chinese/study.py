@@ -8,14 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
-from handsolver.solver.commands.chinese import (
+from handsolver.solver.commands.chinese.settings import (
     BrSamplesOption,
     OpponentsOption,
     RoyaltiesOption,
     ScoringOption,
     StrategyHelp,
     TimeoutOption,
-    chinese_app,
     royalties_table,
     setting_json,
     stderr_text,
@@ -35,7 +34,6 @@ from handsolver.solver.commands.progress import progress
 from handsolver.solver.commands.table import Column, print_table
 
 
-@chinese_app.command()
 def study(
     hands: Annotated[
         int,
@@ -104,7 +102,7 @@ def study(
         fail("no hands")
     result = summarize(results, samples)
     if plot is not None:
-        from handsolver.solver.commands.plots.chinese import gain_figure
+        from handsolver.solver.commands.chinese.plots import gain_figure
         from handsolver.solver.commands.plots.figures import save
 
         title = (

@@ -229,8 +229,8 @@ def verify_command(
     SIGINT or SIGTERM (the cases judged until then are reported).
     """
     from handsolver.solver.golf import Command, Settings, make_challenge, verify
-    from handsolver.solver.golf.runner import StopSignals
-    from handsolver.solver.golf.sandbox import Limits, Policy, check_env_names, resolve
+    from handsolver.solver.sandbox.isolation import Limits, Policy, check_env_names, resolve
+    from handsolver.solver.sandbox.runner import StopSignals
 
     began = time.monotonic()
     with user_errors():
@@ -318,9 +318,3 @@ def cases_command(
         else:
             write_atomic(out, text)
             typer.echo(f"wrote {len(rows)} cases to {out}", err=True)
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``verify`` and ``cases`` to the app."""
-    app.command("verify")(verify_command)
-    app.command("cases")(cases_command)

@@ -18,14 +18,13 @@ from handsolver.solver.commands.options import (
     SchedulerOption,
     WorkersOption,
 )
-from handsolver.solver.commands.paigow import (
+from handsolver.solver.commands.paigow.settings import (
     CommissionOption,
     FiveAces,
     FiveAcesOption,
     WayOption,
     Wheel,
     WheelOption,
-    paigow_app,
     rules_from,
     way_from,
 )
@@ -162,7 +161,6 @@ def _game_text(result: Any) -> str:
     return "".join(part if part.endswith("\n") else part + "\n" for part in parts)
 
 
-@paigow_app.command("game")
 def game_command(
     way: WayOption = "trump-plaza",
     wheel: WheelOption = Wheel.second,
@@ -247,8 +245,8 @@ def game_command(
 def _draw_gains(path: Path, result: Any) -> None:
     """``--plot``: the exact gain of best play over the house way by the player's hand type."""
     from handsolver.models.cards import RANKS
+    from handsolver.solver.commands.paigow.plots import exact_gain_figure
     from handsolver.solver.commands.plots.figures import save
-    from handsolver.solver.commands.plots.paigow import exact_gain_figure
     from handsolver.solver.paigow.game import outcome
 
     types = []

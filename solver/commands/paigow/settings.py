@@ -25,7 +25,7 @@ from handsolver.solver.commands.options import (
     WorkersOption,
 )
 from handsolver.solver.commands.output import print_json
-from handsolver.solver.commands.paigow_lines import (
+from handsolver.solver.commands.paigow.lines import (
     house_way_template,
     json_lines,
     parse_lines,
@@ -39,11 +39,6 @@ if TYPE_CHECKING:
     from handsolver.models.paigow import PaiGowHand, Rules
     from handsolver.models.paigow_houseway import HouseWay
     from handsolver.solver.paigow import HandValues, SettingValue, StudyRow
-
-paigow_app = typer.Typer(
-    help="Pai Gow poker: the house way, exact values of every setting, house-way studies.",
-    no_args_is_help=True,
-)
 
 
 class Wheel(StrEnum):
@@ -104,7 +99,6 @@ def house_way_chunk(job: tuple[Any, HouseWay, Rules]) -> Any:
     return house_way_mask(hands, way, rules)[0]
 
 
-@paigow_app.command("house-way")
 def house_way_command(
     hand: Annotated[
         str,
@@ -225,7 +219,6 @@ def _values_json(
     }
 
 
-@paigow_app.command("settings")
 def settings_command(
     hand: Annotated[
         str, typer.Argument(metavar="HAND", help="Your seven cards (the joker as JK or *).")
@@ -290,8 +283,8 @@ def settings_command(
             for _ in steps:
                 pass
     if plot is not None:
+        from handsolver.solver.commands.paigow.plots import setting_bars, settings_figure
         from handsolver.solver.commands.plots.figures import save
-        from handsolver.solver.commands.plots.paigow import setting_bars, settings_figure
 
         title = f"{parsed.format(parsed.cards)} against {against}"
         with user_errors():
@@ -347,7 +340,6 @@ def _row_json(row: StudyRow, rules: Rules) -> dict[str, Any]:
     }
 
 
-@paigow_app.command("study")
 def study_command(
     hands: Annotated[
         int,
@@ -409,8 +401,8 @@ def study_command(
             progress=kept,
         )
     if plot is not None:
+        from handsolver.solver.commands.paigow.plots import gain_by_type_figure, type_gains
         from handsolver.solver.commands.plots.figures import save
-        from handsolver.solver.commands.plots.paigow import gain_by_type_figure, type_gains
 
         source = f"{hand_file.name}" if hand_file is not None else f"seed {seed}"
         title = f"Best play over the house way {house.name}: {summary.hands:,} hands ({source})"
@@ -449,10 +441,3 @@ def study_command(
                 for row in summary.worst
             ],
         )
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``handsolver paigow ...``."""
-    from handsolver.solver.commands import paigow_game  # noqa: F401  (adds ``paigow game``)
-
-    app.add_typer(paigow_app, name="paigow")

@@ -12,7 +12,6 @@ import typer
 
 from handsolver.solver.commands.deal_batch import run_deal_batch
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.groups import default_group
 from handsolver.solver.commands.inputs import card_texts, numbered_lines
 from handsolver.solver.commands.options import (
     BatchJsonOption,
@@ -28,17 +27,6 @@ if TYPE_CHECKING:
     from handsolver.models.poker import Euler54Deal
 
     Hand = tuple[Card, ...]
-
-
-poker_app = typer.Typer(
-    cls=default_group("showdown"),
-    name="poker",
-    rich_markup_mode=None,
-    subcommand_metavar="HAND... | batch FILE",
-    help="Judge a standard poker showdown: category, the five cards that play, the winner(s).\n\n"
-    "'poker HAND...' judges one deal (the 'showdown' command); 'poker batch FILE' one deal a "
-    'line.\n\nExample: handsolver poker "8C TS KC 9H 4S" "7D 2S 5D 3S AC"',
-)
 
 
 class Showdown(NamedTuple):
@@ -102,7 +90,6 @@ def showdown_json(deal: Showdown) -> dict[str, Any]:
     return out
 
 
-@poker_app.command("showdown")
 def showdown(
     hands: Annotated[
         list[str],
@@ -177,7 +164,6 @@ def _judge_line(job: tuple[int, str, Showdown]) -> str:
     return json.dumps({"line": number, "deal": text, **showdown_json(deal)})
 
 
-@poker_app.command("batch")
 def batch(
     file: Annotated[
         str,
@@ -281,9 +267,3 @@ def euler54(
         f"Player 1 wins {result.player1_wins} of {len(result.deals)} deals "
         f"(Player 2 wins {result.player2_wins}, {draws})"
     )
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``poker`` command group and the ``euler54`` command to ``app``."""
-    app.add_typer(poker_app, name="poker")
-    app.command()(euler54)

@@ -24,10 +24,6 @@ from handsolver.solver.commands.table import Column, print_table
 if TYPE_CHECKING:
     from handsolver.solver.sixcard import SplitScore, Strategy, Tables
 
-sixcard_app = typer.Typer(
-    help="The six-card game (16 cards, values 1-4): best splits, strategies, the equilibrium.",
-    rich_markup_mode=None,
-)
 
 MAX_ROUNDS = 10**9
 MAX_SEED = 2**32 - 1  # numpy's seed range
@@ -64,7 +60,7 @@ def _write_table(path: Path, strategy: Strategy, t: Tables, extra: dict[str, Any
 
 def _draw_strategy(path: Path, strategy: Strategy, t: Tables, title: str) -> None:
     from handsolver.solver.commands.plots.figures import save
-    from handsolver.solver.commands.plots.sixcard import strategy_figure, strategy_rows
+    from handsolver.solver.commands.sixcard.plots import strategy_figure, strategy_rows
 
     with user_errors():
         save(strategy_figure(strategy_rows(strategy, t), title), path)
@@ -85,7 +81,6 @@ def _hand_text(text: str, what: str) -> str:
     return ascii_digits(read_text("-").strip() if hand_source(text) == STDIN else text, what)
 
 
-@sixcard_app.command()
 def split(
     hand: Annotated[
         str,
@@ -239,7 +234,6 @@ def split(
         )
 
 
-@sixcard_app.command()
 def score(
     me: Annotated[str, typer.Argument(help=f"The human's strategy: {StrategyHelp}")],
     opp: Annotated[str, typer.Argument(help="The computer's strategy.")],
@@ -278,7 +272,6 @@ def score(
     )
 
 
-@sixcard_app.command()
 def strategy(
     vs: Annotated[
         str,
@@ -349,7 +342,6 @@ def strategy(
     )
 
 
-@sixcard_app.command()
 def equilibrium(
     out: Annotated[
         Path | None,
@@ -412,7 +404,6 @@ def equilibrium(
     typer.echo(f"Proved to mix in every optimal strategy: {len(proved)} of them.")
 
 
-@sixcard_app.command()
 def simulate(
     me: Annotated[str, typer.Argument(help=f"The human's strategy: {StrategyHelp}")],
     opp: Annotated[str, typer.Argument(help="The computer's strategy.")],
@@ -443,7 +434,7 @@ def simulate(
     z = (result.mean - float(exact)) / result.stderr if result.stderr else 0.0
     if plot is not None:
         from handsolver.solver.commands.plots.figures import save
-        from handsolver.solver.commands.plots.sixcard import simulation_figure
+        from handsolver.solver.commands.sixcard.plots import simulation_figure
 
         title = f"{human.name} against {computer.name}: {rounds:,} rounds, seed {seed}"
         with user_errors():
@@ -468,7 +459,6 @@ def simulate(
     typer.echo(f"  exact     {float(exact * 100):.4f}% = {exact}  ({z:+.2f} s.e.)")
 
 
-@sixcard_app.command("export-matlab")
 def export_matlab(
     strategy_spec: Annotated[str, typer.Argument(metavar="STRATEGY", help=StrategyHelp)],
     json_output: Annotated[
@@ -492,8 +482,3 @@ def export_matlab(
         print_json({"strategy": chosen.name, "source": source})
         return
     typer.echo(source, nl=False)
-
-
-def register(app: typer.Typer) -> None:
-    """Add the ``sixcard`` sub-app to ``app``."""
-    app.add_typer(sixcard_app, name="sixcard")

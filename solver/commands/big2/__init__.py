@@ -1,0 +1,33 @@
+"""``handsolver big2``: the fewest plays that empty a hand (:mod:`.fewest`: solve, check, batch,
+stats), with the rule switches every ``big2`` command takes (:mod:`.rules`) and its picture
+(:mod:`.plots`)."""
+
+from __future__ import annotations
+
+import typer
+
+from handsolver.solver.commands.groups import command_group
+
+
+def group() -> typer.Typer:
+    """The ``big2`` group; ``big2 HAND...`` runs ``solve``."""
+    from handsolver.solver.commands.big2 import fewest
+
+    return command_group(
+        "big2",
+        {
+            "solve": fewest.solve,
+            "check": fewest.check,
+            "batch": fewest.batch,
+            "stats": fewest.stats,
+        },
+        default="solve",
+        subcommand_metavar="HAND... | COMMAND [ARGS]...",
+        help="Big 2: partition a hand into the fewest legal plays.\n\n"
+        "'big2 HAND...' solves (the 'solve' command); see also check, batch, stats.",
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``big2`` group to ``app``."""
+    app.add_typer(group(), name="big2")
