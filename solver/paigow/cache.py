@@ -3,9 +3,10 @@
 A table set is stored as one ``.npz`` file in the user's cache directory
 (``$HANDSOLVER_CACHE_DIR``, else ``$XDG_CACHE_HOME/handsolver``, else ``~/.cache/handsolver``),
 named by a digest of its key (what it was built from, and the handsolver version).  The file
-holds its key and the names, types and shapes of its arrays, and the zip format checks a CRC-32
-of every array as it is read; a file whose key, layout or CRC does not match (a partial write, a
-corrupt or foreign file) is rebuilt, never trusted.  Files are written to a
+holds its key, the names, types and shapes of its arrays and a checksum of their bytes under the
+key (:mod:`handsolver.solver.saved_files`), and the zip format checks a CRC-32 of every array as
+it is read; a file whose key, layout, checksum or CRC does not match (a partial write, a corrupt,
+edited or foreign file) is rebuilt, never trusted.  Files are written to a
 temporary name and renamed, so a reader never sees half a file.  When the directory cannot be
 made or written (a read-only home), the tables are built in memory each time: slower, never an
 error.
@@ -75,6 +76,13 @@ def _layout(arrays: Arrays) -> list[list[str]]:
     return [[name, str(arrays[name].dtype), str(arrays[name].shape)] for name in sorted(arrays)]
 
 
+def _checksum(key: str, arrays: Arrays) -> str:
+    """The checksum of the arrays' bytes (in name order) under the cache key."""
+    from handsolver.solver.saved_files import checksum
+
+    return checksum(key, b"".join(arrays[name].tobytes() for name in sorted(arrays)))
+
+
 def cached_arrays(
     name: str, key: Mapping[str, Any], build: Callable[[], Arrays]
 ) -> dict[str, NDArray[Any]]:
@@ -106,7 +114,7 @@ def _read(path: Path, key: str) -> dict[str, NDArray[Any]] | None:
         return None
     if not isinstance(meta, dict) or meta.get("key") != key:
         return None
-    if _layout(arrays) != meta.get("layout"):
+    if _layout(arrays) != meta.get("layout") or _checksum(key, arrays) != meta.get("checksum"):
         return None
     return arrays
 
@@ -116,7 +124,7 @@ def _write(path: Path, key: str, arrays: Arrays) -> None:
 
     import numpy as np
 
-    meta = {"key": key, "layout": _layout(arrays)}
+    meta = {"key": key, "layout": _layout(arrays), "checksum": _checksum(key, arrays)}
     encoded = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
     try:
         handle, temporary = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)

@@ -3,14 +3,21 @@
 A checkpoint is a file of JSON lines: first the game it belongs to (house way, rules, deck,
 chunking and the handsolver version), then one line per finished chunk with its table.  Each
 line is written whole and flushed to disk before the next chunk is counted, so a run stopped by
-Ctrl-C, a crash or a power cut loses at most the chunks in flight; a torn last line is ignored.
-A checkpoint of another game is refused, never merged.  The counts are sums of independent
-chunks, so a resumed run gives the same counts as an uninterrupted one.
+Ctrl-C, a crash or a power cut loses at most the chunks in flight.  A checkpoint of another game
+is refused, never merged.  The counts are sums of independent chunks, so a resumed run gives
+the same counts as an uninterrupted one.
+
+Nothing read back is trusted (:mod:`handsolver.solver.saved_files`): each chunk line carries a
+checksum of its chunk number and table under the game's key, and its table must add up (each
+row's wins, pushes and losses to its hands times the dealer hands; its hands to the chunk's).
+A line that fails (torn by a stop, edited, copied from another line or another game), a chunk
+number out of range and a chunk saved twice differently are counted again.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -27,7 +34,12 @@ from handsolver.solver.paigow.game import (
     combine,
     game_jobs,
 )
+from handsolver.solver.paigow.game_tables import setup
 from handsolver.solver.paigow.hand_types import COLUMNS, FULL_DECK, HAND_TYPES, Deck
+from handsolver.solver.saved_files import checksum, read_bounded
+
+MAX_LINE_BYTES = 64 * 1024
+"""More than any line of a checkpoint takes: the header, or a table of 100 rows of 7 counts."""
 
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
 
@@ -57,20 +69,23 @@ def run_game(
     scheduler: str | None = None,
     checkpoint: Path | None = None,
     resume: bool = False,
+    checkpoint_required: bool = True,
     progress: Progress | None = None,
 ) -> GameResult:
     """The whole game, spread over ``workers`` processes or a Dask ``scheduler``.
 
     With ``checkpoint``, every finished chunk is saved there; ``resume`` reads it first and
-    counts only the chunks it lacks (without ``resume`` the file is started afresh).
+    counts only the chunks it lacks (without ``resume`` the file is started afresh).  A
+    checkpoint that is not ``checkpoint_required`` (one the user did not ask for) that cannot
+    be written is given up: the run goes on without it.
 
-    :raises InputError: the checkpoint belongs to another game or cannot be read or written.
+    :raises InputError: the checkpoint belongs to another game or cannot be read, or a required
+        one cannot be written (naming the file).
     """
     jobs = game_jobs(way, rules, deck)
-    key = game_key(way, rules, deck, len(jobs))
     done: dict[int, list[list[int]]] = {}
     if checkpoint is not None and resume and checkpoint.exists():
-        done = read_checkpoint(checkpoint, key)
+        done = read_checkpoint(checkpoint, jobs)
     pending = [(index, job) for index, job in enumerate(jobs) if index not in done]
     results: Iterator[list[list[int]]] = run_batch(
         chunk_counts, [job for _, job in pending], workers=workers, scheduler=scheduler, chunksize=1
@@ -78,8 +93,9 @@ def run_game(
     tracked: Iterable[list[list[int]]] = results
     if progress is not None:
         tracked = progress(results, len(pending))
-    # A resumed checkpoint is written anew from what was read, so a torn last line goes.
-    writer = _Writer(checkpoint, key, done) if checkpoint is not None else None
+    # A resumed checkpoint is written anew from what was read, so a bad line goes.
+    key = game_key(way, rules, deck, len(jobs))
+    writer = _Writer(checkpoint, key, done, checkpoint_required) if checkpoint is not None else None
     try:
         for (index, _job), table in zip(pending, tracked, strict=True):
             done[index] = table
@@ -91,12 +107,35 @@ def run_game(
     return combine(way, rules, deck, (done[i] for i in range(len(jobs))))
 
 
-def read_checkpoint(path: Path, key: dict[str, Any]) -> dict[int, list[list[int]]]:
-    """The chunk tables saved in ``path`` for the game ``key``."""
+def chunk_line(key: dict[str, Any], index: int, table: list[list[int]]) -> str:
+    """The checkpoint line of chunk ``index`` of the game ``key``, with its checksum."""
+    check = checksum(_owner(key), _content(index, table))
+    return json.dumps({"chunk": index, "table": table, "check": check}, separators=(",", ":"))
+
+
+def _owner(key: dict[str, Any]) -> str:
+    return json.dumps(key, sort_keys=True)
+
+
+def _content(index: int, table: list[list[int]]) -> bytes:
+    return json.dumps([index, table], separators=(",", ":")).encode()
+
+
+def read_checkpoint(path: Path, jobs: list[GameJob]) -> dict[int, list[list[int]]]:
+    """The chunk tables saved in ``path`` for the game of ``jobs`` that pass every check (the
+    others are left to be counted again).
+
+    :raises InputError: the file is of another game, or cannot be read, or is larger than a
+        checkpoint of this game can be.
+    """
+    way, rules, deck = jobs[0].way, jobs[0].rules, jobs[0].deck
+    key = game_key(way, rules, deck, len(jobs))
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_bounded(path, (len(jobs) + 1) * MAX_LINE_BYTES, "checkpoint")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read checkpoint {str(path)!r}: {error}") from None
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise InputError(f"cannot read checkpoint {str(path)!r}: {reason}") from None
     lines = text.split("\n")
     try:
         header = json.loads(lines[0])
@@ -107,16 +146,23 @@ def read_checkpoint(path: Path, key: dict[str, Any]) -> dict[int, list[list[int]
             f"checkpoint {str(path)!r} is not for this game (house way, rules, deck or"
             " version differ); remove it or run without --resume"
         )
-    done: dict[int, list[list[int]]] = {}
+    owner = _owner(key)
+    found: dict[int, list[list[list[int]]]] = {}
     for line in lines[1:]:
         try:
             record = json.loads(line)
-            index, table = int(record["chunk"]), record["table"]
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            continue  # a torn last line: that chunk is counted again
-        if _is_table(table) and 0 <= index < key["chunks"]:
-            done[index] = table
-    return done
+            index, table, check = record["chunk"], record["table"], record["check"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue  # e.g. a torn last line: that chunk is counted again
+        if (
+            type(index) is int
+            and 0 <= index < len(jobs)
+            and _is_table(table)
+            and check == checksum(owner, _content(index, table))
+            and _adds_up(table, jobs[index])
+        ):
+            found.setdefault(index, []).append(table)
+    return {i: tables[0] for i, tables in found.items() if all(t == tables[0] for t in tables)}
 
 
 def _is_table(table: object) -> bool:
@@ -132,29 +178,82 @@ def _is_table(table: object) -> bool:
     )
 
 
-class _Writer:
-    """Appends chunk lines to a checkpoint, each flushed to disk."""
+def _adds_up(table: list[list[int]], job: GameJob) -> bool:
+    """Each row's outcomes (house way, best play) add up to its hands times the dealer hands,
+    and the rows' hands to the hands of the chunk's rank classes."""
+    dealer = job.deck.dealer_hands
+    hands = COLUMNS.index("hands")
+    outcomes = [
+        [COLUMNS.index(f"{side}_{what}") for what in ("win", "push", "loss")]
+        for side in ("hw", "best")
+    ]
+    rows_add_up = all(
+        sum(row[i] for i in columns) == row[hands] * dealer for row in table for columns in outcomes
+    )
+    return rows_add_up and sum(row[hands] for row in table) == _chunk_hands(job)
 
-    def __init__(self, path: Path, key: dict[str, Any], done: dict[int, list[list[int]]]) -> None:
+
+def _chunk_hands(job: GameJob) -> int:
+    """The player hands of a chunk: C(4, c) ways for each rank held c times (one joker)."""
+    tables = setup(job.way, job.rules, job.deck).tables
+    return sum(
+        math.prod(math.comb(4, int(c)) for c in tables.class_counts[index]) for index in job.classes
+    )
+
+
+class _Writer:
+    """Writes a checkpoint's lines, each flushed to disk; a checkpoint that is not
+    ``required`` is given up on the first failure (the run goes on without it)."""
+
+    def __init__(
+        self, path: Path, key: dict[str, Any], done: dict[int, list[list[int]]], required: bool
+    ) -> None:
+        self.path, self.key, self.required = path, key, required
+        self.file: Any = None
+        self.chunks = 0
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115
-            self._line(key)
-            for index, table in sorted(done.items()):
-                self.add(index, table)
         except OSError as error:
-            raise InputError(f"cannot write checkpoint {str(path)!r}: {error.strerror}") from None
+            self._failed(error)
+            return
+        self._line(json.dumps(key, separators=(",", ":")))
+        for index, table in sorted(done.items()):
+            self.add(index, table)
 
     def add(self, index: int, table: list[list[int]]) -> None:
-        self._line({"chunk": index, "table": table})
+        if self._line(chunk_line(self.key, index, table)):
+            self.chunks += 1
 
-    def _line(self, value: object) -> None:
-        self.file.write(json.dumps(value, separators=(",", ":")) + "\n")
-        self.file.flush()
-        os.fsync(self.file.fileno())
+    def _line(self, text: str) -> bool:
+        if self.file is None:
+            return False
+        try:
+            self.file.write(text + "\n")
+            self.file.flush()
+            os.fsync(self.file.fileno())
+        except OSError as error:
+            self._failed(error)
+            return False
+        return True
+
+    def _failed(self, error: OSError) -> None:
+        """A required checkpoint's failure is an error naming it; another is given up (and
+        removed if it holds no chunk yet)."""
+        self.close()
+        if self.required:
+            reason = error.strerror or str(error)
+            raise InputError(f"cannot write checkpoint {str(self.path)!r}: {reason}") from None
+        if self.chunks == 0 and self.path.is_file():
+            self.path.unlink(missing_ok=True)
 
     def close(self) -> None:
-        self.file.close()
+        if self.file is not None:
+            file, self.file = self.file, None
+            try:
+                file.close()
+            except OSError as error:
+                self._failed(error)
 
 
 def default_checkpoint(way: HouseWay, rules: Rules, deck: Deck) -> Path | None:
@@ -172,4 +271,12 @@ def default_checkpoint(way: HouseWay, rules: Rules, deck: Deck) -> Path | None:
     return folder / f"paigow-game-{way.name}-{digest}.jsonl"
 
 
-__all__ = ["GameJob", "default_checkpoint", "read_checkpoint", "run_game"]
+__all__ = [
+    "GameJob",
+    "chunk_line",
+    "default_checkpoint",
+    "game_jobs",
+    "game_key",
+    "read_checkpoint",
+    "run_game",
+]

@@ -234,7 +234,7 @@ def test_game_command_json_contract(tmp_path: Path) -> None:
 
 
 def test_resume_gives_the_same_counts(tmp_path: Path) -> None:
-    from handsolver.solver.paigow.game_run import game_key, read_checkpoint, run_game
+    from handsolver.solver.paigow.game_run import game_jobs, read_checkpoint, run_game
 
     deck = Deck((8, 9, 10, 11, 12))
     path = tmp_path / "game.jsonl"
@@ -245,8 +245,8 @@ def test_resume_gives_the_same_counts(tmp_path: Path) -> None:
     path.write_text("\n".join(lines[:2]) + "\n" + lines[2][: len(lines[2]) // 2])
     resumed = run_game(TRUMP_PLAZA, Rules(), deck, checkpoint=path, resume=True)
     assert resumed == whole
-    key = game_key(TRUMP_PLAZA, Rules(), deck, len(lines) - 1)
-    assert len(read_checkpoint(path, key)) == len(lines) - 1
+    jobs = game_jobs(TRUMP_PLAZA, Rules(), deck)
+    assert len(read_checkpoint(path, jobs)) == len(lines) - 1
     with pytest.raises(InputError, match="not for this game"):
         run_game(FOXWOODS, Rules(), deck, checkpoint=path, resume=True)
 

@@ -218,6 +218,7 @@ def game_command(
                 scheduler=scheduler,
                 checkpoint=path,
                 resume=resume,
+                checkpoint_required=checkpoint is not None,
                 progress=lambda items, total: progress(items, total, "counting the whole game"),
             )
         except KeyboardInterrupt:

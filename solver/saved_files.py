@@ -1,0 +1,48 @@
+"""Files handsolver writes and later reads back itself (the whole game's checkpoints, the disk
+cache of tables): one rule for all of them, never trust what was read.
+
+Each saved part (a checkpoint's chunk line, a cached file's arrays) carries a checksum of its
+content and of what it belongs to (:func:`checksum`), so a part edited, torn, copied from
+elsewhere or renumbered is seen; the reader also checks what the format allows (numbers in
+range, each part once, totals that add up) and counts a bad part again or names the file.
+A file is read with a bound (:func:`read_bounded`), so a device that never ends
+(``/dev/zero``) stops there.
+
+>>> checksum("game 1", b"[1,2,3]") == checksum("game 1", b"[1,2,3]")
+True
+>>> checksum("game 1", b"[1,2,3]") == checksum("game 2", b"[1,2,3]")
+False
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from handsolver.models.cards import InputError
+
+
+def checksum(owner: str, content: bytes) -> str:
+    """A SHA-256 digest (hex, 32 digits) of ``content`` as a part of ``owner`` (the key of the
+    file it was written to): the same content saved for another owner has another checksum."""
+    digest = hashlib.sha256()
+    digest.update(owner.encode())
+    digest.update(b"\0")
+    digest.update(content)
+    return digest.hexdigest()[:32]
+
+
+def read_bounded(path: Path, limit: int, what: str) -> bytes:
+    """The bytes of ``path``, which a file of this kind never has more than ``limit`` of.
+
+    :raises InputError: longer than ``limit`` (naming ``what`` and the file).
+    :raises OSError: the file cannot be read.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise InputError(
+            f"{what} {str(path)!r} is larger than {limit:,} bytes, more than handsolver writes;"
+            " remove it"
+        )
+    return data
