@@ -45,6 +45,7 @@ from handsolver.models.big2_rules import (
     Straights,
     make_rules,
     parse_rules,
+    parse_switches,
 )
 from handsolver.models.cards import (
     Card,
@@ -79,6 +80,7 @@ __all__ = [
     "make_rules",
     "parse_answer",
     "parse_rules",
+    "parse_switches",
     "play_kind",
 ]
 

@@ -38,6 +38,7 @@ __all__ = [
     "Straights",
     "make_rules",
     "parse_rules",
+    "parse_switches",
 ]
 
 
@@ -273,8 +274,7 @@ the taiwan rules have no flushes
 
     :raises RulesError: for an unknown name or switch value, or switches that contradict.
     """
-    if name not in PROFILES:
-        raise RulesError(f"unknown rules {name!r}; choose from {', '.join(PROFILES)}")
+    name = _profile(name)
     given = {key: value for key, value in switches.items() if value is not None}
     unknown = sorted(set(given) - set(SWITCHES))
     if unknown:
@@ -292,6 +292,19 @@ the taiwan rules have no flushes
     return rules
 
 
+def _profile(text: str) -> str:
+    """The profile ``text`` names: case-blind, a unique start enough (``HK``, ``pusoy``).
+
+    >>> _profile("HK"), _profile("pusoy"), _profile("T")
+    ('hk', 'pusoy-dos', 'taiwan')
+    """
+    lowered = text.strip().lower()
+    matches = [name for name in PROFILES if name.startswith(lowered)] if lowered else []
+    if lowered in PROFILES or len(matches) == 1:
+        return lowered if lowered in PROFILES else matches[0]
+    raise RulesError(f"unknown rules {text!r}; choose from {', '.join(PROFILES)}")
+
+
 def _choice(kind: type[StrEnum], value: object, key: str) -> StrEnum:
     """``value`` as a member of ``kind``; a unique prefix is enough (``alone``)."""
     if isinstance(value, kind):
@@ -306,7 +319,8 @@ def _choice(kind: type[StrEnum], value: object, key: str) -> StrEnum:
 
 
 def parse_rules(text: str) -> Rules:
-    """The rules written as :attr:`Rules.name` writes them: a profile name, then switches.
+    """The rules written as :attr:`Rules.name` writes them: a profile name, then switches, read
+    by :func:`parse_switches` as the command line's options are.
 
     >>> rules = parse_rules("taiwan --no-triples --quads alone-or-kicker")
     >>> rules.name, parse_rules(rules.name) == rules
@@ -314,22 +328,64 @@ def parse_rules(text: str) -> Rules:
     >>> parse_rules("--dragon").name
     'seed --dragon'
 
-    :raises RulesError: for an unknown name, switch or value.
+    :raises RulesError: for an unknown name, switch or value, or switches that contradict.
     """
     words = text.split()
-    name = words.pop(0) if words and not words[0].startswith("--") else "seed"
-    switches: dict[str, Any] = {}
+    name = words.pop(0) if words and not words[0].startswith("-") else "seed"
+    return make_rules(name, **parse_switches(words))
+
+
+def parse_switches(words: list[str]) -> dict[str, Any]:
+    """The switches ``words`` give (``--no-triples``, ``--quads alone``, ``--players=3``), as
+    :func:`make_rules` takes them: the one reading of rule switches, for a ``--rules`` string
+    and for the command line's options alike.
+
+    >>> parse_switches(["--no-triples", "--players", "3"])
+    {'triples': False, 'players': 3}
+    >>> parse_switches(["--triples", "--no-triples"])
+    Traceback (most recent call last):
+    ...
+    handsolver.models.big2_rules.RulesError: --triples contradicts --no-triples
+
+    :raises RulesError: an unknown switch, a missing or bad value, or a switch given two ways.
+    """
     flags = {key.replace("_", "-"): key for key in SWITCHES}
-    while words:
-        word = words.pop(0)
-        flag = word.removeprefix("--")
-        if flag in flags and isinstance(getattr(SEED_RULES, flags[flag]), bool):
-            switches[flags[flag]] = True
-        elif flag.startswith("no-") and flag[3:] in flags:
-            switches[flags[flag[3:]]] = False
-        elif flag in flags and words and word.startswith("--"):
-            value: Any = words.pop(0)
-            switches[flags[flag]] = int(value) if flag == "players" and value.isdigit() else value
+    switches: dict[str, Any] = {}
+    said: dict[str, str] = {}
+    rest = list(words)
+    while rest:
+        word = rest.pop(0)
+        flag, equals, value = word.removeprefix("--").partition("=")
+        if not word.startswith("--"):
+            raise RulesError(f"unknown rule switch {word!r}")
+        key = flags.get(flag.removeprefix("no-") if flag not in flags else flag)
+        if key is None:
+            raise RulesError(f"unknown rule switch {word!r}")
+        negative = flag != key.replace("_", "-")
+        if negative and not isinstance(getattr(SEED_RULES, key), bool):
+            raise RulesError(f"unknown rule switch {word!r}")
+        if isinstance(getattr(SEED_RULES, key), bool):
+            if equals:
+                raise RulesError(f"{_switch_text(key, True)} takes no value")
+            found: Any = not negative
         else:
-            raise RulesError(f"unknown rule switch {word!r} in {text!r}")
-    return make_rules(name, **switches)
+            if not equals:
+                if not rest or rest[0].startswith("--"):
+                    raise RulesError(f"--{flag} needs a value")
+                value = rest.pop(0)
+            found = _players(value) if key == "players" else value
+        text = _switch_text(key, found)
+        if key in switches and switches[key] != found:
+            first, second = sorted((said[key], text), key=lambda t: t.startswith("--no-"))
+            if isinstance(found, bool):
+                raise RulesError(f"{first} contradicts {second}")
+            raise RulesError(f"{text} contradicts {said[key]}")
+        switches[key], said[key] = found, text
+    return switches
+
+
+def _players(value: str) -> int:
+    """``--players``: ASCII digits only (``int`` would also read ``３`` as 3)."""
+    if not (value.isascii() and value.isdigit()):
+        raise RulesError(f"--players {value!r} is not 3 or 4")
+    return int(value)

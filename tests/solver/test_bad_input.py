@@ -770,5 +770,52 @@ def test_a_nested_strategy_program_keeps_to_the_timeout(command: str) -> None:
     """``--timeout`` bounds a program at every depth of ``best-response:`` (it was 60 s)."""
     spec = f"best-response:program:{sys.executable} -c 'import time; time.sleep(600)'"
     args = ["--vs", spec, "--timeout", "0.5", "--samples", "2", "--br-samples", "1"]
-    where = [CHINESE_HAND] if command == "settings" else ["--hands", "1"]
+    where = [CHINESE_HAND] if command == "settings" else ["--deals", "1"]
     assert_one_error(*invoke(["chinese", command, *where, *args]), names="timed out after 0.5 s")
+
+
+# --- the Big 2 rules as a string and as options: one parser ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "names"),
+    [
+        ("seed --no-triples --triples", "--triples contradicts --no-triples"),
+        ("taiwan --dragon --no-dragon", "--dragon contradicts --no-dragon"),
+        ("seed --quads alone --quads with-kicker", "--quads with-kicker contradicts --quads alone"),
+        ("seed --players ²", "'²'"),
+        ("seed --players ３", "'３'"),
+        ("seed --players", "--players"),
+        ("seed --bogus", "'--bogus'"),
+    ],
+)
+@pytest.mark.parametrize("command", ["cases", "verify"])
+def test_a_rules_string_is_read_as_the_options_are(command: str, rules: str, names: str) -> None:
+    args = [command, "big2", "--rules", rules]
+    if command == "verify":
+        args += ["--cmd", f"{sys.executable} examples/big2_answer.py"]
+    assert_one_error(*invoke(args), names=names)
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["stats", "--players", "３", "--deals", "1"], "'３'"),
+        (["stats", "--players", "²", "--deals", "1"], "'²'"),
+        (["stats", "--players", "5", "--deals", "1"], "3 or 4"),
+    ],
+)
+def test_big2_players_take_ascii_digits(args: list[str], names: str) -> None:
+    assert_one_error(*invoke(["big2", *args]), names=names)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("HK", "hk"), ("pusoy", "pusoy-dos"), ("West --no-dragon", "western"), ("T", "taiwan")],
+)
+def test_rule_profiles_are_case_blind_and_may_be_shortened(text: str, name: str) -> None:
+    from handsolver.models.big2 import parse_rules
+
+    assert parse_rules(text).name.split()[0] == name
+    code, out, err = invoke(["cases", "big2", "--cases", "0", "--rules", text])
+    assert code == 0, err

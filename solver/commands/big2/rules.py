@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 
 import typer
 
-from handsolver.models.big2 import PROFILES, Rules, RulesError, make_rules
+from handsolver.models.big2 import PROFILES, Rules, RulesError, make_rules, parse_switches
 from handsolver.solver.commands.errors import user_errors
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -103,11 +103,10 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
     ),
     "players": (
         Annotated[
-            int | None,
+            str | None,
             typer.Option(
                 "--players",
-                min=3,
-                max=4,
+                metavar="N",
                 help="4 players (13 cards each) or 3 (17 each): the stats hand size.",
                 rich_help_panel=_PANEL,
             ),
@@ -115,12 +114,12 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
         None,
     ),
 }
-_PAIRS = ("triples", "two_pair", "flushes", "dragon")
 
 
 def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rules]:
     """The rules the options name: one per ``--rules`` (the seed's when none), each with the
-    switches applied.
+    switches applied.  The switches are read back as words by
+    :func:`~handsolver.models.big2.parse_switches`, the reader of a ``--rules`` string too.
 
     :raises RulesError: for an unknown name or value, ``--rules`` twice where one is taken, or
         a switch given both ways.
@@ -131,14 +130,14 @@ def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rule
     if len(set(names)) < len(names):
         twice = next(name for name in names if names.count(name) > 1)
         raise RulesError(f"--rules {twice} is given twice")
-    switches: dict[str, Any] = {}
-    for key in _PAIRS:
-        on, off = options.pop(key), options.pop("no_" + key)
-        flag = key.replace("_", "-")
-        if on and off:
-            raise RulesError(f"--{flag} contradicts --no-{flag}")
-        switches[key] = True if on else False if off else None
-    switches.update(options)
+    words: list[str] = []
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            words.append(flag)
+        elif value not in (None, False):
+            words += [flag, str(value)]
+    switches = parse_switches(words)
     return [make_rules(name, **switches) for name in names]
 
 
