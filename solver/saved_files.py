@@ -17,9 +17,27 @@ False
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from handsolver.models.cards import InputError
+
+
+def cache_dir() -> Path | None:
+    """The user's cache directory for handsolver (``$HANDSOLVER_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/handsolver``, else ``~/.cache/handsolver``), made if missing; None if it
+    cannot be made or written."""
+    explicit = os.environ.get("HANDSOLVER_CACHE_DIR")
+    if explicit:
+        folder = Path(explicit)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = Path(base) / "handsolver"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK | os.X_OK) else None
 
 
 def checksum(owner: str, content: bytes) -> str:

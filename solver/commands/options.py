@@ -5,9 +5,11 @@ range reaches a library (OR-Tools takes 32-bit seeds and worker counts).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,7 +19,7 @@ from typer._click import types  # typer vendors click from 0.26 on
 from typer.core import TyperArgument
 
 from handsolver.models.cards import InputError
-from handsolver.solver.commands.errors import MAX_QUOTED_PATH, quoted
+from handsolver.solver.commands.errors import MAX_QUOTED_PATH, fail, quoted
 
 # Documented maxima.  Numbers are bounded here, at the edge, so no value out of range reaches
 # a library (OR-Tools takes 32-bit seeds and worker counts).
@@ -145,6 +147,10 @@ def strict_parameters(command: Any) -> None:
             param.metavar = "|".join(str(getattr(c, "value", c)) for c in choices)
         if param.param_type_name == "argument" and not isinstance(param, PlainArgument):
             param.__class__ = PlainArgument
+    names = {getattr(param, "name", None) for param in getattr(command, "params", [])}
+    callback = getattr(command, "callback", None)
+    if {"out", "plot"} <= names and callback and not hasattr(callback, "distinct_outputs"):
+        command.callback = distinct_outputs(callback)
     for sub in getattr(command, "commands", {}).values():
         strict_parameters(sub)
 
@@ -207,10 +213,63 @@ class OutPath(types.ParamType):
                 self.fail(f"{shown} is a directory", param, ctx)
             if not os.path.isdir(os.path.dirname(os.path.realpath(value))):
                 self.fail(f"{shown}: no such folder", param, ctx)
+            reason = unwritable(value)
+            if reason is not None:
+                self.fail(f"cannot write {shown}: {reason}", param, ctx)
         return self.inner.convert(value, param, ctx)
 
     def get_metavar(self, param: Any, ctx: Any) -> str | None:
         return "FILE"
+
+
+def unwritable(path: str) -> str | None:
+    """Why a file cannot be written at ``path`` (None if it can), found by trying: a file there
+    is opened to append (nothing written), else a file is made beside it and removed.  Asking
+    the permission bits would let root through where the system refuses (``/proc``, a
+    read-only mount)."""
+    import stat
+    import tempfile
+
+    try:
+        if os.path.exists(path):
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                return None  # a device or a pipe (opening a pipe would wait for a reader)
+            with open(path, "ab"):
+                pass
+        else:
+            folder = os.path.dirname(os.path.realpath(path))
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".handsolver-", suffix=".tmp"):
+                pass
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+def distinct_outputs(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """``callback`` refusing ``--out`` and ``--plot`` naming one file (the picture would
+    replace the answer), before it runs."""
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        out, plot = kwargs.get("out"), kwargs.get("plot")
+        if out is not None and plot is not None and _same_file(str(out), str(plot)):
+            fail(
+                f"--out and --plot name one file, {quoted(str(plot), MAX_QUOTED_PATH)};"
+                " give each its own"
+            )
+        return callback(*args, **kwargs)
+
+    run.__dict__["distinct_outputs"] = True
+    return run
+
+
+def _same_file(first: str, second: str) -> bool:
+    if os.path.realpath(first) == os.path.realpath(second):
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:
+        return False
 
 
 class PlotPath(OutPath):

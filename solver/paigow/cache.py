@@ -21,25 +21,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from handsolver.solver.saved_files import cache_dir
+
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     Arrays = Mapping[str, NDArray[Any]]
-
-
-def cache_dir() -> Path | None:
-    """The user's cache directory for handsolver, made if missing; None if it cannot be."""
-    explicit = os.environ.get("HANDSOLVER_CACHE_DIR")
-    if explicit:
-        folder = Path(explicit)
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = Path(base) / "handsolver"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder if os.access(folder, os.W_OK | os.X_OK) else None
 
 
 def program_version() -> str:

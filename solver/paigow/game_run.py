@@ -36,7 +36,7 @@ from handsolver.solver.paigow.game import (
 )
 from handsolver.solver.paigow.game_tables import setup
 from handsolver.solver.paigow.hand_types import COLUMNS, FULL_DECK, HAND_TYPES, Deck
-from handsolver.solver.saved_files import checksum, read_bounded
+from handsolver.solver.saved_files import cache_dir, checksum, read_bounded
 
 MAX_LINE_BYTES = 64 * 1024
 """More than any line of a checkpoint takes: the header, or a table of 100 rows of 7 counts."""
@@ -260,8 +260,6 @@ def default_checkpoint(way: HouseWay, rules: Rules, deck: Deck) -> Path | None:
     """Where the game's checkpoint lives by default: the user's cache directory (None when it
     cannot be made)."""
     import hashlib
-
-    from handsolver.solver.paigow.cache import cache_dir
 
     folder = cache_dir()
     if folder is None:

@@ -819,3 +819,35 @@ def test_rule_profiles_are_case_blind_and_may_be_shortened(text: str, name: str)
     assert parse_rules(text).name.split()[0] == name
     code, out, err = invoke(["cases", "big2", "--cases", "0", "--rules", text])
     assert code == 0, err
+
+
+# --- output destinations, checked before the work ----------------------------------------------
+
+PLOT_COMMANDS = [p for p in PATHS if any("--plot" in q.opts for q in _params(p))]
+OUT_COMMANDS = [p for p in PATHS if any("--out" in q.opts for q in _params(p))]
+
+
+@pytest.mark.parametrize("path", [p for p in PLOT_COMMANDS if p in OUT_COMMANDS], ids=_id)
+def test_out_and_plot_may_not_be_one_file(path: tuple[str, ...], tmp_path: Path) -> None:
+    target = tmp_path / "same.svg"
+    args = _with_required(path, [*path, "--out", str(target), "--plot", str(target)])
+    assert_one_error(*invoke(args), names="--out and --plot")
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("option", ["--out", "--plot"])
+@pytest.mark.parametrize("path", sorted(set(OUT_COMMANDS) | set(PLOT_COMMANDS)), ids=_id)
+def test_an_unwritable_destination_is_refused_first(
+    path: tuple[str, ...], option: str, tmp_path: Path
+) -> None:
+    """A file /proc cannot hold (root too is refused there): refused before any work, so no
+    other output is written."""
+    if path not in (PLOT_COMMANDS if option == "--plot" else OUT_COMMANDS):
+        pytest.skip(f"no {option}")
+    other = "--plot" if option == "--out" else "--out"
+    written = tmp_path / ("other.svg" if other == "--plot" else "other.txt")
+    args = [*path, option, "/proc/handsolver.svg"]
+    if path in PLOT_COMMANDS and path in OUT_COMMANDS:
+        args += [other, str(written)]
+    assert_one_error(*invoke(_with_required(path, args)), names="'/proc/handsolver.svg'")
+    assert not written.exists()

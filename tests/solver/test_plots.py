@@ -450,3 +450,35 @@ def test_paigow_game_exact_gain_by_hand_type(drawn: list[Figure], tmp_path: Path
     assert heights == exact
     assert "deck JQKA+JK" in " ".join(ax.get_title().split())
     assert picture.read_bytes().startswith(b"<?xml")
+
+
+def test_the_picture_ignores_the_users_matplotlib_setup(tmp_path: Path) -> None:
+    """A bogus backend, a home that cannot be written and the user's own matplotlibrc (in the
+    folder and named by MATPLOTLIBRC) change nothing: the same bytes, nothing on stderr."""
+    args = ["big2", "stats", "--deals", "3", "--plot"]
+    command = [sys.executable, "-m", "handsolver.solver", *args]
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    plain = subprocess.run(
+        [*command, "clean.svg"], capture_output=True, text=True, timeout=HANG, cwd=clean
+    )
+    assert plain.returncode == 0, plain.stderr
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / "matplotlibrc").write_text("lines.linewidth: 9\nfont.size: 30\naxes.facecolor: red\n")
+    (tmp_path / "rc").write_text("patch.facecolor: blue\nsvg.fonttype: path\n")
+    env = {
+        **os.environ,
+        "MPLBACKEND": "bogus",
+        "HOME": "/proc/no-home",
+        "MATPLOTLIBRC": str(tmp_path / "rc"),
+    }
+    env.pop("MPLCONFIGDIR", None)
+    env.pop("XDG_CONFIG_HOME", None)
+    env.pop("XDG_CACHE_HOME", None)
+    done = subprocess.run(
+        [*command, "odd.svg"], capture_output=True, text=True, timeout=HANG, cwd=odd, env=env
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == plain.stdout
+    assert (odd / "odd.svg").read_bytes() == (clean / "clean.svg").read_bytes()

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from matplotlib.figure import Figure
-
 from handsolver.solver.commands.plots.figures import (
     DARK,
     HATCH,
     LIGHT,
     MIDDLE,
+    Figure,
     new_figure,
     percent_axis,
     styled,

@@ -6,10 +6,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from matplotlib.figure import Figure
-
 from handsolver.solver.commands.plots.figures import (
     MIDDLE,
+    Figure,
     new_figure,
     percent_axis,
     styled,

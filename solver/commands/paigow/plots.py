@@ -9,14 +9,13 @@ import statistics
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch
-
 from handsolver.solver.commands.plots.figures import (
     DARK,
     HATCH,
     LIGHT,
     MIDDLE,
+    Figure,
+    Patch,
     new_figure,
     percent_axis,
     styled,

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from handsolver.models.cards import InputError
 
-__all__ = ["FORMATS", "INSTALL", "check_installed", "plot_format"]
+__all__ = ["FORMATS", "INSTALL", "check_installed", "isolate_matplotlib", "plot_format"]
 
 FORMATS = ("svg", "png", "pdf")
 INSTALL = "pip install 'handsolver[plot]'"
@@ -52,3 +52,34 @@ def check_installed() -> None:
         found = False
     if not found:
         raise InputError(f"--plot needs matplotlib, which is not installed: {INSTALL}")
+
+
+def isolate_matplotlib() -> None:
+    """Set this process up so that matplotlib, imported next, does not depend on the user's
+    setup: the headless Agg backend whatever ``MPLBACKEND`` says, no ``MATPLOTLIBRC``, and a
+    configuration folder of handsolver's own (in its cache directory, else a temporary one),
+    so an unwritable home neither warns nor slows the import.  What a ``matplotlibrc`` in the
+    working folder sets is undone when drawing (:func:`.figures.style` starts from
+    matplotlib's defaults)."""
+    import os
+
+    os.environ["MPLBACKEND"] = "agg"
+    os.environ.pop("MATPLOTLIBRC", None)
+    from handsolver.solver.saved_files import cache_dir
+
+    base = cache_dir()
+    folder = None
+    if base is not None:
+        folder = base / "matplotlib"
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError:
+            folder = None
+    if folder is None:
+        import atexit
+        import shutil
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="handsolver-matplotlib-"))
+        atexit.register(shutil.rmtree, folder, True)
+    os.environ["MPLCONFIGDIR"] = str(folder)

@@ -3,7 +3,8 @@ bytes.
 
 Figures are built with :class:`matplotlib.figure.Figure` directly, never ``pyplot``: no global
 figure manager, no GUI backend, nothing left open; saving picks the headless canvas for the
-format (Agg for PNG, the SVG and PDF backends for theirs).
+format (Agg for PNG, the SVG and PDF backends for theirs).  The user's matplotlib setup plays
+no part (:func:`~handsolver.solver.commands.plots.isolate_matplotlib`, :func:`style`).
 
 Determinism: SVG element ids come from a fixed ``svg.hashsalt`` instead of a random one, and
 no file carries a date or the matplotlib version (``metadata`` without ``Date``,
@@ -22,11 +23,32 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ParamSpec
 
-import matplotlib
-from matplotlib.figure import Figure
-
 from handsolver.solver.commands.output import write_atomic
-from handsolver.solver.commands.plots import plot_format
+from handsolver.solver.commands.plots import isolate_matplotlib, plot_format
+
+isolate_matplotlib()  # before matplotlib is imported: it reads the environment then
+
+import matplotlib  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Patch, Rectangle  # noqa: E402
+
+# The one module that imports matplotlib (after isolating it): the pictures take its names here.
+__all__ = [
+    "DARK",
+    "HATCH",
+    "LIGHT",
+    "MIDDLE",
+    "Figure",
+    "Patch",
+    "Rectangle",
+    "new_figure",
+    "percent_axis",
+    "picture_bytes",
+    "save",
+    "style",
+    "styled",
+    "wrapped",
+]
 
 P = ParamSpec("P")
 
@@ -63,8 +85,11 @@ _METADATA: dict[str, dict[str, Any]] = {
 
 @contextmanager
 def style() -> Iterator[None]:
-    """The pictures' settings, for building and for saving a figure (and nothing else)."""
-    with matplotlib.rc_context(STYLE):
+    """The pictures' settings, for building and for saving a figure (and nothing else): from
+    matplotlib's defaults, whatever a ``matplotlibrc`` of the user's set."""
+    with matplotlib.rc_context():
+        matplotlib.rcdefaults()
+        matplotlib.rcParams.update(STYLE)
         yield
 
 

@@ -7,12 +7,12 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch, Rectangle
-
 from handsolver.solver.commands.plots.figures import (
     DARK,
     LIGHT,
+    Figure,
+    Patch,
+    Rectangle,
     new_figure,
     percent_axis,
     styled,
