@@ -259,22 +259,27 @@ class Situation:
         return UNKNOWN if hand is None else self.notation.format_cards(hand)
 
 
-def _unknowns(text: str) -> list[str]:
-    """A hand's text with each ``?`` split off as a hand of its own: ``"3c 2s 4d Kh ?"`` is
-    two hands."""
-    out: list[str] = []
-    words: list[str] = []
-    for word in text.split():
-        if word == UNKNOWN:
-            if words:
-                out.append(" ".join(words))
-                words = []
-            out.append(UNKNOWN)
-        else:
-            words.append(word)
-    if words or not out:
-        out.append(" ".join(words))
-    return out
+def _one_hand(text: str) -> str:
+    """A hand's text, ``?`` when it is the unknown hand; a ``?`` among cards is refused (it is
+    a hand of its own: an argument, or a part between ``-`` or ``|``).
+
+    >>> _one_hand(" ? "), _one_hand("3c 2s 4d Kh")
+    ('?', '3c 2s 4d Kh')
+    >>> _one_hand("3c 2s 4d Kh ? 5c 6d 7h 8h")
+    Traceback (most recent call last):
+    ...
+    handsolver.models.cards.CardParseError: '?' inside the hand '3c 2s 4d Kh ? 5c 6d 7h 8h': \
+an unknown hand is a '?' of its own (its own argument, or split off by '-' or '|')
+    """
+    words = text.split()
+    if words == [UNKNOWN]:
+        return UNKNOWN
+    if UNKNOWN in words:
+        raise CardParseError(
+            f"'?' inside the hand {text.strip()!r}: an unknown hand is a '?' of its own (its"
+            " own argument, or split off by '-' or '|')"
+        )
+    return text
 
 
 def parse_situation(
@@ -301,7 +306,7 @@ def parse_situation(
     """
     from handsolver.models.cards import split_hands
 
-    texts = [hand for text in hand_texts for part in split_hands(text) for hand in _unknowns(part)]
+    texts = [_one_hand(part) for text in hand_texts for part in split_hands(text)]
     if not any(texts):
         raise CardParseError("no cards given")
     if not 1 <= draws <= MAX_DRAWS:

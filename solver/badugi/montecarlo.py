@@ -67,8 +67,11 @@ class Tally:
         return self.won[row] / (self.units * self.samples)
 
     def stderr(self, row: int, other: int | None = None) -> float:
-        """The standard error of row's equity, or of ``row - other`` (paired samples)."""
+        """The standard error of row's equity, or of ``row - other`` (paired samples); NaN
+        from one sample, which cannot estimate it."""
         n = self.samples
+        if n < 2:
+            return math.nan
         if other is None:
             mean, square = self.won[row], self.products[row][row]
         else:
@@ -79,12 +82,14 @@ class Tally:
                 + self.products[other][other]
             )
         variance = (square / n - (mean / n) ** 2) / self.units**2
-        return math.sqrt(max(variance, 0.0) / max(n - 1, 1))
+        return math.sqrt(max(variance, 0.0) / (n - 1))
 
     def share_stderr(self, count: int) -> float:
-        """The standard error of a frequency ``count / samples``."""
+        """The standard error of a frequency ``count / samples`` (NaN from one sample)."""
+        if self.samples < 2:
+            return math.nan
         p = count / self.samples
-        return math.sqrt(p * (1 - p) / max(self.samples - 1, 1))
+        return math.sqrt(p * (1 - p) / (self.samples - 1))
 
 
 def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:

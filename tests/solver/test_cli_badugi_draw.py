@@ -143,3 +143,29 @@ def test_batch_errors_name_the_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["badugi", "draw-batch", str(spots)])
     assert result.exit_code == 2 and result.stdout == ""
     assert "line 2: bad --draws '5'" in result.stderr
+
+
+def test_one_sample_has_no_standard_error(tmp_path: Path) -> None:
+    """A standard error needs two samples: one gives n/a (JSON null), never 0."""
+    args = ["badugi", "draw", KNOWN[0], "?", "--draws", "2", "--estimate", "--samples", "1"]
+    table = runner.invoke(app, [*args, "--best-discard"])
+    assert table.exit_code == 0, table.output
+    assert "±0.00%" not in table.stdout and "n/a" in table.stdout
+    out = run(*args[2:], "--best-discard")
+    for player in out["players"]:
+        assert set(player["stderr"].values()) == {None}
+    assert all(row["stderr"] is None for row in out["discards"])
+    deals = tmp_path / "deals.txt"
+    deals.write_text(f"{KNOWN[0]} | ? --draws 2\n")
+    batch = runner.invoke(app, ["badugi", "draw-batch", str(deals), "--samples", "1"])
+    assert batch.exit_code == 0, batch.output
+    line = json.loads(batch.stdout.splitlines()[0], parse_constant=lambda name: name)  # NaN
+    assert set(line["players"][0]["stderr"].values()) == {None}
+
+
+def test_a_question_mark_inside_a_hand_is_refused() -> None:
+    result = runner.invoke(app, ["badugi", "draw", "Ac 2d 3h Kh ? 5c 6d 7h 8h"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: ") and "'?'" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    run("Ac 2d 3h Kh", "?")  # a whole argument is a hand

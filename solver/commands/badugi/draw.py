@@ -7,6 +7,7 @@ line (the same words as on the command line), as JSON lines.  Parse, call
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -113,7 +114,7 @@ def answer_json(
             "equity": _number(share.equity),
         }
         if share.stderr is not None:
-            entry["stderr"] = {name: round(value, 6) for name, value in share.stderr.items()}
+            entry["stderr"] = {name: _rounded(value) for name, value in share.stderr.items()}
         players.append(entry)
     out: dict[str, Any] = {
         "draws": answer.draws,
@@ -141,14 +142,22 @@ def discard_json(spot: Situation, row: Discard) -> dict[str, Any]:
         "default": row.default,
     }
     if row.stderr is not None:
-        out["stderr"] = round(row.stderr, 6)
-        out["cost_stderr"] = round(row.cost_stderr or 0.0, 6)
+        out["stderr"] = _rounded(row.stderr)
+        out["cost_stderr"] = _rounded(row.cost_stderr or 0.0)
     return out
 
 
+def _rounded(stderr: float) -> float | None:
+    """A standard error for JSON: None (null) where one sample cannot estimate it."""
+    return round(stderr, 6) if math.isfinite(stderr) else None
+
+
 def _percent(value: Any, stderr: float | None = None) -> str:
+    """A share, with its standard error when estimated (``n/a`` from one sample)."""
     text = f"{float(value):.2%}"
-    return text if stderr is None else f"{text} ±{stderr:.2%}"
+    if stderr is None:
+        return text
+    return f"{text} ±{stderr:.2%}" if math.isfinite(stderr) else f"{text} ±n/a"
 
 
 def _heading(spot: Situation, answer: Answer) -> str:
