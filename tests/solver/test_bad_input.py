@@ -763,6 +763,11 @@ def test_chinese_options_are_named_in_their_errors() -> None:
         )
     )
     assert "No closing quotation" in line and "--cmd" not in line
+    assert line.startswith("error: --vs: ")
+    line = assert_one_error(
+        *invoke(["chinese", "study", "--hands", "1", "--vs", "program:python3 'x.py"])
+    )
+    assert line.startswith("error: --vs: ") and "No closing quotation" in line
 
 
 @pytest.mark.parametrize("command", ["settings", "study"])

@@ -121,6 +121,17 @@ def stderr_text(stderr: float, digits: int = 4) -> str:
     return f"{stderr:.{digits}f}" if math.isfinite(stderr) else "n/a"
 
 
+def vs_strategy(spec: str, br_samples: int, timeout: float, sandbox: str) -> Any:
+    """The strategy ``--vs`` names; its errors name ``--vs``."""
+    from handsolver.models.cards import InputError
+    from handsolver.solver.chinese.strategies import strategy_from_spec
+
+    try:
+        return strategy_from_spec(spec, br_samples, timeout, sandbox)
+    except InputError as error:
+        raise InputError(f"--vs: {error}") from None
+
+
 def _opponents(
     hand: tuple[int, ...],
     vs_setting: list[str],
@@ -145,7 +156,7 @@ def _opponents(
     known = len(vs_setting) + len(vs_hand)
     strategy = None
     if vs is not None:  # first, so that a misspelt strategy is named before anything else
-        strategy = strategy_from_spec(vs, br_samples, timeout, sandbox)
+        strategy = vs_strategy(vs, br_samples, timeout, sandbox)
     if known and samples is not None:
         raise InputError("give known opponents (--vs-setting, --vs-hand) or --samples, not both")
     if vs_hand and vs is None:

@@ -18,6 +18,7 @@ from handsolver.solver.commands.chinese.settings import (
     royalties_table,
     setting_json,
     stderr_text,
+    vs_strategy,
 )
 from handsolver.solver.commands.errors import fail, user_errors
 from handsolver.solver.commands.options import (
@@ -79,6 +80,7 @@ def study(
     with user_errors():
         check_scoring(scoring)
         table = royalties_table(royalties)
+        vs_strategy(vs, br_samples, timeout, sandbox.value)  # a bad --vs named before any work
         jobs = study_jobs(
             hands,
             vs,
