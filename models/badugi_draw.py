@@ -38,6 +38,7 @@ from handsolver.models.cards import (
     CardParseError,
     InputError,
     Notation,
+    cards_count,
     notation_of,
     parse_cards,
 )
@@ -330,14 +331,14 @@ def parse_situation(
             continue
         hand = take(text)
         if len(hand) != HAND_SIZE:
-            raise CardParseError(f"hand {text!r} has {len(hand)} cards; this game needs 4")
+            raise CardParseError(f"hand {text!r} has {cards_count(len(hand))}; this game needs 4")
         hands.append(hand)
     dead_cards = take(dead)
     if len(hands) < 2:
         raise InputError(f"need at least 2 hands, got {len(hands)}")
     specs = list(rules)
     if keep is not None:
-        if specs and specs[0].strip() != DEFAULT_RULE:
+        if specs and parse_rule(specs[0]).kind != DEFAULT_RULE:
             raise InputError(f"--keep {keep!r} and the first --rule {specs[0]!r} disagree")
         specs[:1] = [f"keep:{keep}"]
     if len(specs) > len(hands):

@@ -57,6 +57,15 @@ class CardParseError(InputError):
     """A card string that cannot be read, or a deal that breaks the game's rules."""
 
 
+def cards_count(count: int) -> str:
+    """``count`` cards in words, for messages: ``1 card``, ``3 cards``.
+
+    >>> cards_count(1), cards_count(0), cards_count(3)
+    ('1 card', '0 cards', '3 cards')
+    """
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
 def rank_of(card: Card) -> int:
     """The card's poker rank, 0 (deuce) to 12 (ace)."""
     return card >> 2
@@ -274,7 +283,7 @@ def parse_deal(
         if not low <= len(hand) <= high:
             need = str(low) if low == high else f"{low} to {high}"
             raise CardParseError(
-                f"hand {hand_text.strip()!r} has {len(hand)} cards; this game needs {need}"
+                f"hand {hand_text.strip()!r} has {cards_count(len(hand))}; this game needs {need}"
             )
         for card, token, _, _ in parsed:
             if card in seen:

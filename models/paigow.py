@@ -47,6 +47,7 @@ from handsolver.models.cards import (
     CardParseError,
     InputError,
     Notation,
+    cards_count,
     notation_of,
     parse_cards,
     rank_of,
@@ -165,7 +166,7 @@ def parse_hand(text: str, size: int = HAND_SIZE, *, what: str = "hand") -> PaiGo
         seen.add(card)
     if len(cards) != size:
         raise CardParseError(
-            f"{what} {text.strip()!r} has {len(cards)} cards; Pai Gow needs {size}"
+            f"{what} {text.strip()!r} has {cards_count(len(cards))}; Pai Gow needs {size}"
         )
     real_text = " ".join(t for c, t in zip(cards, tokens, strict=True) if c != JOKER)
     joker = next((t for c, t in zip(cards, tokens, strict=True) if c == JOKER), "JK")

@@ -248,8 +248,12 @@ def house_way_named(name: str) -> HouseWay:
     try:
         return HOUSE_WAYS[name]
     except KeyError:
+        import difflib
+
         known = ", ".join(sorted(HOUSE_WAYS))
-        raise InputError(f"unknown house way {name!r} (known: {known})") from None
+        close = difflib.get_close_matches(name.lower(), sorted(HOUSE_WAYS), n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise InputError(f"unknown house way {name!r} (known: {known}){hint}") from None
 
 
 def counts_of_ranks(symbols: str) -> tuple[int, ...]:

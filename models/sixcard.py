@@ -43,7 +43,7 @@ from itertools import product
 from math import comb, prod
 from typing import Literal, TypeAlias
 
-from handsolver.models.cards import InputError
+from handsolver.models.cards import InputError, cards_count
 from handsolver.models.split import Outcomes, SplitGame
 
 Hand: TypeAlias = tuple[int, ...]
@@ -151,7 +151,7 @@ def parse_hand(text: str, game: Game = SIX_CARD) -> Hand:
     hand = _parse_values(text, game)
     if len(hand) != game.hand_size:
         raise InputError(
-            f"hand {text.strip()!r} has {len(hand)} cards; this game needs {game.hand_size}"
+            f"hand {text.strip()!r} has {cards_count(len(hand))}; this game needs {game.hand_size}"
         )
     _check_copies(hand, text.strip(), game)
     return hand

@@ -330,13 +330,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        # importlib.metadata costs ~30 ms to import; only --version needs it.
-        from importlib.metadata import PackageNotFoundError, version
+        from handsolver.solver import __version__
 
-        try:
-            typer.echo(f"handsolver {version('handsolver')}")
-        except PackageNotFoundError:
-            typer.echo("handsolver (not installed)")
+        typer.echo(f"handsolver {__version__}")
         raise typer.Exit()
 
 

@@ -856,3 +856,62 @@ def test_an_unwritable_destination_is_refused_first(
         args += [other, str(written)]
     assert_one_error(*invoke(_with_required(path, args)), names="'/proc/handsolver.svg'")
     assert not written.exists()
+
+
+# --- smaller faults: each input read as the rest of the tool reads it ---------------------------
+
+
+def test_keep_goes_with_the_default_rule_in_any_case() -> None:
+    code, out, err = invoke(["badugi", "draw", "Ac 2d 3h Kh", "?", "--keep", "Ac 2d"])
+    assert code == 0, err
+    assert invoke(["badugi", "draw", "Ac 2d 3h Kh", "?", "--keep", "Ac 2d", "--rule", "BEST"]) == (
+        code,
+        out,
+        err,
+    )
+
+
+@pytest.mark.parametrize(
+    ("deck", "names"),
+    [("JQKAß", "'ß'"), ("JQKAA", "'A' is given twice"), ("JQK10A", None), ("0JQKA", None)],
+)
+def test_paigow_game_deck_is_read_as_ranks_are(deck: str, names: str | None) -> None:
+    if names is not None:
+        assert_one_error(*invoke(["paigow", "game", "--deck", deck]), names=names)
+        return
+    from handsolver.solver.commands.paigow.game import _deck
+
+    assert list(_deck(deck).ranks) == [8, 9, 10, 11, 12]
+
+
+def test_a_misspelt_house_way_suggests_the_name() -> None:
+    assert_one_error(
+        *invoke(["paigow", "house-way", "As Ah Kd Qc 9s 5h 2d", "--way", "foxwood"]),
+        names="did you mean 'foxwoods'?",
+    )
+
+
+def test_one_card_is_one_card() -> None:
+    line = assert_one_error(*invoke(["badugi", "draw", "Ah", "?"]))
+    assert "has 1 card;" in line
+    line = assert_one_error(*invoke(["paigow", "house-way", "Ah"]))
+    assert "has 1 card;" in line
+
+
+def test_version_reads_no_package_metadata() -> None:
+    """``--version`` prints the version the package holds: looking it up in the installed
+    metadata (importlib.metadata scans every distribution) made it slower than ``--help``."""
+    from importlib.metadata import version
+
+    from handsolver.solver import __version__
+
+    assert __version__ == version("handsolver")
+    hide = "import sys; sys.modules['importlib.metadata'] = None; sys.argv[0] = 'handsolver'; "
+    main = "from handsolver.solver.__main__ import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", hide + main, "--version"],
+        capture_output=True,
+        text=True,
+        timeout=HANG,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"handsolver {__version__}\n", "")

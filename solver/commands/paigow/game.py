@@ -32,16 +32,23 @@ from handsolver.solver.commands.progress import progress
 
 
 def _deck(text: str | None) -> Any:
+    """The ranks ``--deck`` names, read as cards' ranks are: any case, ``T``, ``10`` or ``0``
+    for the ten; a rank given twice or a symbol that is none is named as typed."""
     from handsolver.models.cards import RANKS
     from handsolver.solver.paigow.hand_types import FULL_DECK, Deck
 
     if text is None:
         return FULL_DECK
-    ranks = set()
-    for symbol in text.upper().replace("10", "T"):
-        if symbol not in RANKS:
+    ranks: list[int] = []
+    for symbol in text.replace("10", "T"):
+        if symbol.isspace():
+            continue
+        rank = RANKS.find("T" if symbol == "0" else symbol.upper()) if symbol.isascii() else -1
+        if rank < 0:
             raise InputError(f"--deck: unknown rank {symbol!r} (ranks are 2-9, T, J, Q, K, A)")
-        ranks.add(RANKS.index(symbol))
+        if rank in ranks:
+            raise InputError(f"--deck {text!r}: rank {symbol!r} is given twice")
+        ranks.append(rank)
     if 4 * len(ranks) + 1 < 14:
         raise InputError(f"--deck {text!r}: needs at least 4 ranks (14 cards for two hands)")
     return Deck(tuple(sorted(ranks)))
