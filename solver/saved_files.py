@@ -60,7 +60,6 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
         data = handle.read(limit + 1)
     if len(data) > limit:
         raise InputError(
-            f"{what} {str(path)!r} is larger than {limit:,} bytes, more than handsolver writes;"
-            " remove it"
+            f"{what} {str(path)!r} is larger than {limit:,} bytes: not one handsolver wrote"
         )
     return data
