@@ -775,7 +775,7 @@ def test_a_nested_strategy_program_keeps_to_the_timeout(command: str) -> None:
     """``--timeout`` bounds a program at every depth of ``best-response:`` (it was 60 s)."""
     spec = f"best-response:program:{sys.executable} -c 'import time; time.sleep(600)'"
     args = ["--vs", spec, "--timeout", "0.5", "--samples", "2", "--br-samples", "1"]
-    where = [CHINESE_HAND] if command == "settings" else ["--deals", "1"]
+    where = [CHINESE_HAND] if command == "settings" else ["--hands", "1"]
     assert_one_error(*invoke(["chinese", command, *where, *args]), names="timed out after 0.5 s")
 
 
