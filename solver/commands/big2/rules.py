@@ -35,7 +35,7 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
             typer.Option(
                 "--rules",
                 metavar="NAME",
-                help=f"Rule profile: {', '.join(PROFILES)} (default seed, the golf seed's rules).",
+                help=f"Rule profile: {', '.join(PROFILES)} (default seed, the code-golf challenge's rules).",
                 rich_help_panel=_PANEL,
             ),
         ],
@@ -119,7 +119,7 @@ _PAIRS = ("triples", "two_pair", "flushes", "dragon")
 
 
 def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rules]:
-    """The rules the options name: one per ``--rules`` (the seed's when none), each with the
+    """The rules the options name: one per ``--rules`` (the challenge's, seed, when none), each with the
     switches applied.
 
     :raises RulesError: for an unknown name or value, ``--rules`` twice where one is taken, or
