@@ -481,4 +481,5 @@ def test_one_hand_and_a_file_of_hands_set_the_same_cards(way: str, tmp_path: Pat
     batch = result.stdout.splitlines()
     for line, expected in zip(lines, batch, strict=True):
         one = runner.invoke(app, ["paigow", "house-way", line, "--way", way, "--json"])
-        assert one.exit_code == 0 and one.stdout.strip() == expected, line
+        assert one.exit_code == 0 and json.loads(one.stdout) == json.loads(expected), line
+        assert one.stdout.startswith('{\n  "hand": [')  # one answer: indented

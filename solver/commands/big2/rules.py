@@ -35,7 +35,8 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
             typer.Option(
                 "--rules",
                 metavar="NAME",
-                help=f"Rule profile: {', '.join(PROFILES)} (default seed, the code-golf challenge's rules).",
+                help=f"Rule profile: {', '.join(PROFILES)} "
+                "(default seed, the code-golf challenge's rules).",
                 rich_help_panel=_PANEL,
             ),
         ],
@@ -119,8 +120,8 @@ _PAIRS = ("triples", "two_pair", "flushes", "dragon")
 
 
 def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rules]:
-    """The rules the options name: one per ``--rules`` (the challenge's, seed, when none), each with the
-    switches applied.
+    """The rules the options name: one per ``--rules`` (the challenge's, seed, when none), each
+    with the switches applied.
 
     :raises RulesError: for an unknown name or value, ``--rules`` twice where one is taken, or
         a switch given both ways.

@@ -63,8 +63,9 @@ CasesOpt = Annotated[
         "--cases",
         min=0,
         max=MAX_CASES,
-        help="Random cases on top of the challenge's own and adversarial ones (default 1000 for badugi "
-        f"and poker, 300 for big2, at most {MAX_CASES}; sixcard always asks all 68 hands).",
+        help="Random cases on top of the challenge's own and adversarial ones (default 1000 "
+        f"for badugi and poker, 300 for big2, at most {MAX_CASES}; sixcard always asks all 68 "
+        "hands).",
     ),
 ]
 SeedOpt = Annotated[

@@ -26,7 +26,6 @@ from handsolver.solver.commands.options import (
 )
 from handsolver.solver.commands.output import print_json
 from handsolver.solver.commands.paigow.lines import (
-    house_way_template,
     json_lines,
     parse_lines,
     read_batch,
@@ -133,9 +132,11 @@ def house_way_command(
     # engine is tested against): no tables, no numpy, so it answers at start-up speed.
     setting = house_way(parsed.cards, house, rules)
     if json_output:
+        # Indented like every other single answer; a file of hands gives one line a hand.
         words = parsed.card_strings(parsed.cards)
-        code = sum(1 << i for i, card in enumerate(parsed.cards) if card in setting.low)
-        typer.echo(house_way_template(code, len(words)).format(*words))
+        high = [w for w, card in zip(words, parsed.cards, strict=True) if card in setting.high]
+        low = [w for w, card in zip(words, parsed.cards, strict=True) if card in setting.low]
+        print_json({"hand": words, "high": high, "low": low})
         return
     rule = setting.pattern
     if setting.straight_flush:
