@@ -256,6 +256,6 @@ def _draw_gains(path: Path, result: Any) -> None:
             best = outcome(row[4], row[5], row[6], result.rules.commission)
             types.append((name, float(best.ev - house.ev), row[0]))
     deck = "".join(RANKS[r] for r in result.deck.ranks) + "+JK"
-    title = f"paigow game --way {result.way}: best play against the house way (deck {deck})"
+    title = f"Best play against the {result.way} house way, deck {deck}"
     with user_errors():
         save(exact_gain_figure(types, title), path)
