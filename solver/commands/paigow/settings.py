@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from handsolver.models.cards import InputError
-from handsolver.solver.commands.errors import fail, user_errors
+from handsolver.solver.commands.errors import Interrupted, fail, user_errors
 from handsolver.solver.commands.inputs import CARDS, card_texts, hand_source, source_name
 from handsolver.solver.commands.options import (
     JsonOption,
@@ -379,9 +379,12 @@ def study_command(
     rows: list[StudyRow] = []  # every hand's row, for --plot
 
     def kept(done: Iterator[StudyRow], total: int) -> Iterator[StudyRow]:
-        for row in progress(done, total, "valuing hands"):
-            rows.append(row)
-            yield row
+        try:
+            for row in progress(done, total, "valuing hands"):
+                rows.append(row)
+                yield row
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM through the command line's handler
+            raise Interrupted(f"interrupted after {len(rows)} of {total} hands") from None
 
     with user_errors():
         house = way_from(way)
