@@ -29,7 +29,8 @@ from handsolver.solver.paigow.game import (
 )
 from handsolver.solver.paigow.hand_types import COLUMNS, FULL_DECK, HAND_TYPES, Deck
 
-Progress = Callable[[Iterable[Any], int], Iterable[Any]]
+# (results, chunks in the whole game, chunks already done before these results)
+Progress = Callable[[Iterable[Any], int, int], Iterable[Any]]
 
 
 def game_key(way: HouseWay, rules: Rules, deck: Deck, chunks: int) -> dict[str, Any]:
@@ -77,7 +78,7 @@ def run_game(
     )
     tracked: Iterable[list[list[int]]] = results
     if progress is not None:
-        tracked = progress(results, len(pending))
+        tracked = progress(results, len(jobs), len(done))  # a resumed run starts part done
     # A resumed checkpoint is written anew from what was read, so a torn last line goes.
     writer = _Writer(checkpoint, key, done) if checkpoint is not None else None
     try:

@@ -276,6 +276,29 @@ def test_resume_gives_the_same_counts(tmp_path: Path) -> None:
         run_game(FOXWOODS, Rules(), deck, checkpoint=path, resume=True)
 
 
+def test_resumed_progress_starts_where_the_checkpoint_ends(tmp_path: Path) -> None:
+    """The progress bar of a resumed game counts the chunks read back as done: it is told the
+    whole game's chunks and those already done, not only what is left."""
+    from handsolver.solver.paigow.game_run import run_game
+
+    deck = Deck((8, 9, 10, 11, 12))
+    path = tmp_path / "game.jsonl"
+    seen = []
+
+    def record(items: object, total: int, done: int) -> object:
+        seen.append((total, done))
+        return items
+
+    whole = run_game(TRUMP_PLAZA, Rules(), deck, checkpoint=path, progress=record)
+    lines = path.read_text().splitlines()
+    chunks = len(lines) - 1  # a header, then a line a chunk
+    path.write_text("\n".join(lines[:2]) + "\n")  # stopped after the first chunk
+    assert (
+        run_game(TRUMP_PLAZA, Rules(), deck, checkpoint=path, resume=True, progress=record) == whole
+    )
+    assert seen == [(chunks, 0), (chunks, 1)]
+
+
 def test_workers_give_the_same_counts() -> None:
     from handsolver.solver.paigow.game_run import run_game
 

@@ -218,7 +218,9 @@ def game_command(
                 scheduler=scheduler,
                 checkpoint=path,
                 resume=resume,
-                progress=lambda items, total: progress(items, total, "counting the whole game"),
+                progress=lambda items, total, done: progress(
+                    items, total, "counting the whole game", done=done
+                ),
             )
         except KeyboardInterrupt:
             from handsolver.solver.commands.errors import Interrupted
