@@ -188,3 +188,18 @@ def test_negative_numbers_are_red_and_the_layout_unchanged() -> None:
     coloured = render_table(None, ["#", "high", "EV"], rows, width=80, colour=True, highlight=[0])
     assert f"{table.RED}-0.03{table.RESET}" in coloured
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
+
+
+def test_paigow_study_summary_is_broken_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal too narrow for it the summary line is broken at spaces, never mid-word; in a
+    pipe it stays one line."""
+    from handsolver.solver.commands.paigow import settings
+
+    args = ["paigow", "study", "--hands", "2", "--top", "0"]
+    monkeypatch.setattr(settings, "terminal_width", lambda: None)
+    piped = runner.invoke(app, args).stdout.splitlines()
+    assert len(piped) == 1 and len(piped[0]) > 60
+    monkeypatch.setattr(settings, "terminal_width", lambda: 60)
+    narrow = runner.invoke(app, args).stdout.splitlines()
+    assert len(narrow) > 1 and all(len(line) <= 60 for line in narrow)
+    assert " ".join(narrow) == piped[0]

@@ -6,6 +6,7 @@ in ``--json``; the expected value ``ev`` has the commission taken off wins.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 from enum import StrEnum
 from fractions import Fraction
@@ -32,7 +33,7 @@ from handsolver.solver.commands.paigow.lines import (
     read_lines,
 )
 from handsolver.solver.commands.progress import progress
-from handsolver.solver.commands.table import print_table
+from handsolver.solver.commands.table import print_table, terminal_width
 
 if TYPE_CHECKING:
     from handsolver.models.paigow import PaiGowHand, Rules
@@ -426,11 +427,15 @@ def study_command(
             }
         )
         return
-    typer.echo(
+    line = (
         f"{summary.hands} hands, house way {house.name}: optimal in {summary.house_optimal}"
         f" ({summary.house_optimal / summary.hands:.1%}); best setting gains"
         f" {summary.mean_gain * 100:.4f}% +- {summary.standard_error * 100:.4f}% of the bet"
     )
+    width = terminal_width()
+    if width is not None:  # a terminal: broken between words, not by the terminal mid-word
+        line = "\n".join(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False))
+    typer.echo(line)
     if summary.worst:
         print_table(
             "where the house way loses most",
