@@ -228,7 +228,7 @@ class _TerminalRunner(CliRunner):
 
     @contextlib.contextmanager
     def isolation(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
-        from click import formatting
+        from typer._click import formatting  # typer's own copy of click, which it forces
 
         with super().isolation(*args, **kwargs) as streams:
             formatting.FORCED_WIDTH = None  # measured from COLUMNS, as in a terminal
