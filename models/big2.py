@@ -55,6 +55,7 @@ from handsolver.models.cards import (
     cards_of,
     mask_of,
     parse_cards,
+    rank_mask,
 )
 
 __all__ = [
@@ -297,7 +298,7 @@ def _full_houses(hand: CardSet) -> Iterator[CardSet]:
 
 def _fours(hand: CardSet) -> Iterator[CardSet]:
     for rank in range(13):
-        quad = 15 << (4 * rank)
+        quad = rank_mask(rank)
         if hand & quad == quad:
             rest = hand ^ quad
             while rest:
@@ -313,7 +314,7 @@ def _two_pairs(hand: CardSet) -> Iterator[CardSet]:
         for high_rank, high_pair in pairs[index + 1 :]:
             if high_rank == low_rank:
                 continue
-            rest = hand & ~(15 << (4 * low_rank)) & ~(15 << (4 * high_rank))
+            rest = hand & ~rank_mask(low_rank) & ~rank_mask(high_rank)
             while rest:
                 bit = rest & -rest
                 yield low_pair | high_pair | bit

@@ -89,6 +89,16 @@ def mask_of(cards: Iterable[Card]) -> CardSet:
     return mask
 
 
+def rank_mask(rank: int) -> CardSet:
+    """The set of the four cards of ``rank`` (a card is ``rank * 4 + suit``, so they are four
+    bits in a row).
+
+    >>> cards_of(rank_mask(12))  # the four aces
+    (48, 49, 50, 51)
+    """
+    return 15 << (4 * rank)
+
+
 def cards_of(mask: CardSet) -> tuple[Card, ...]:
     """The cards of a bitmask, in increasing order."""
     out = []

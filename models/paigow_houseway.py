@@ -213,7 +213,7 @@ FOXWOODS = HouseWay(
     title="Foxwoods (Connecticut)",
     source=(
         "the Foxwoods house way as published with the only exact analysis of the whole game"
-        " (summarized in issue 18); every reading chosen is listed in docs/paigow.md"
+        " (summarized in its short form); every reading chosen is listed in docs/paigow.md"
     ),
     two_pair=(
         TwoPairRule(("J", "A"), ("2", "K"), "never"),

@@ -95,6 +95,9 @@ def main() -> None:
     print(
         f"  tables (67,600 rank classes, 224,653 flush classes; no disk cache) {build_time:6.3f} s"
     )
+    files = sorted(Path(empty_cache).glob("*.npz"))
+    sizes = ", ".join(f"{f.name.rsplit('-', 1)[0]} {f.stat().st_size / 1e6:.1f} MB" for f in files)
+    print(f"  table files in the disk cache: {sizes}")
     print(f"  dealer histogram (all 53,524,680 hands)  {hist_time:6.3f} s")
     print(f"  value the {len(values.settings)} legal settings     {value_time:6.3f} s")
 

@@ -65,7 +65,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "verify": (
         "golf",
-        "Run an answer program on a challenge's seed, adversarial and random cases.",
+        "Run an answer program on a challenge's own, adversarial and random cases.",
     ),
     "cases": (
         "golf",

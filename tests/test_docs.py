@@ -6,12 +6,13 @@ Two kinds of fenced block are run; every other block (``text``, ``sh``, ``json``
   examples of one doctest file would.
 - ``console``: lines ``$ handsolver ARGS`` followed by the output, as on a terminal (stdout and
   stderr interleaved).  The command runs in process through typer's ``CliRunner`` with
-  ``COLUMNS=80`` and stdout not a terminal, in a temporary directory that holds a link to the
-  repository's ``examples/`` folder, so ``examples/...`` paths work and files a command writes
-  go nowhere.  A page's console blocks share that directory.  Besides ``handsolver`` a line may
-  be ``echo $?`` (the previous command's exit code), ``head``/``tail`` with ``-n N`` or ``-N``
-  on a file, or a pipeline ``handsolver ... [< FILE] | head -N | tail -N``.  A command that
-  exits non-zero must be followed by ``echo $?``, so that no page hides a failure.
+  ``COLUMNS=80`` (``--help`` wrapped at 78, as a terminal that wide wraps it) and stdout not a
+  terminal, in a temporary directory that holds a link to the repository's ``examples/``
+  folder, so ``examples/...`` paths work and files a command writes go nowhere.  A page's
+  console blocks share that directory.  Besides ``handsolver`` a line may be ``echo $?`` (the
+  previous command's exit code), ``head``/``tail`` with ``-n N`` or ``-N`` on a file, or a
+  pipeline ``handsolver ... [< FILE] | head -N | tail -N``.  A command that exits non-zero
+  must be followed by ``echo $?``, so that no page hides a failure.
 
 Outputs are compared line by line after removing trailing spaces; durations (``0.89 s``,
 ``"seconds": 0.532``) are masked, since no two runs take the same time, and so is the sandbox
@@ -31,6 +32,7 @@ committing).
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import os
 import re
@@ -38,6 +40,7 @@ import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -143,7 +146,7 @@ class Shell:
         self.status = 0
         self.pending: Command | None = None  # a command that failed, waiting for `echo $?`
         self.problems: list[str] = []
-        self.runner = CliRunner()
+        self.runner = _TerminalRunner()
 
     def run(self, command: Command) -> str:
         words = shlex.split(command.line)
@@ -217,6 +220,19 @@ class Shell:
                 "show it with a following '$ echo $?'"
             )
             self.pending = None
+
+
+class _TerminalRunner(CliRunner):
+    """typer's CliRunner, but ``--help`` is wrapped as a real run with ``COLUMNS=80`` wraps it
+    (two columns short of the width, 78), not at the 80 the runner forces."""
+
+    @contextlib.contextmanager
+    def isolation(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        from typer._click import formatting  # typer's own copy of click, which it forces
+
+        with super().isolation(*args, **kwargs) as streams:
+            formatting.FORCED_WIDTH = None  # measured from COLUMNS, as in a terminal
+            yield streams
 
 
 def _a_sandbox_runs() -> bool:

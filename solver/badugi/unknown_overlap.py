@@ -185,16 +185,16 @@ class _Tables(NamedTuple):
         z_cards, s_cards = self.sets.members[2][z], self.sets.members[2][s]
         z_s, s_z = plus2[z[:, None], s_cards], plus2[s[:, None], z_cards]
         chunk = _Chunk(
-            z,
-            s,
-            plus2[z],
-            plus2[s],
-            z_s,
-            s_z,
-            b.of_threes[z_s],
-            a.of_threes[s_z],
-            b.whole[plus3[z_s[:, 0], s_cards[:, 1]]],
-            a.whole[plus3[s_z[:, 0], z_cards[:, 1]]],
+            z=z,
+            s=s,
+            z_o=plus2[z],
+            s_o=plus2[s],
+            z_s=z_s,
+            s_z=s_z,
+            b_rows=b.of_threes[z_s],
+            a_rows=a.of_threes[s_z],
+            b_whole=b.whole[plus3[z_s[:, 0], s_cards[:, 1]]],
+            a_whole=a.whole[plus3[s_z[:, 0], z_cards[:, 1]]],
         )
         out = self._two_shared(chunk)
         out -= self._one_shared(chunk)
@@ -231,7 +231,11 @@ class _Tables(NamedTuple):
         out = _unpacked(packed.sum(axis=1, dtype=np.int64) - in_s)
         # d in Z: A's whole S + o + z against B's hands Z + o + e with e outside S.
         below = self.below_b3.ravel()
-        place = np.where(q.a_rows >= 0, (q.z_o * width)[:, None, :] + q.a_rows, len(below) - 2)
+        # Where A's set is none (a card twice), read the table's last row, the no-set row,
+        # which is zero: at its last two places, so that both ``place`` and ``place + 1``
+        # (the tie count, below) add nothing.
+        no_set = below.size - 2
+        place = np.where(q.a_rows >= 0, (q.z_o * width)[:, None, :] + q.a_rows, no_set)
         b_at_s, a_at_z = q.b_rows[:, :, None, :], q.a_rows[:, None, :, :]  # [q, i, j, o]
         out[0] += _count(b_at_s < a_at_z, (1, 2, 3)) - below[place].sum(axis=(1, 2))
         out[1] += _count(b_at_s <= a_at_z, (1, 2, 3)) - below[1:][place].sum(axis=(1, 2))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from handsolver.models.big2 import SEED_RULES, Play, PlayKind, Rules
-from handsolver.models.cards import Card, CardSet, cards_of
+from handsolver.models.cards import Card, CardSet, cards_of, rank_mask
 from handsolver.solver.big2.bounds import plays_lower_bound
 from handsolver.solver.big2.partition import (
     DEFAULT_TIME_LIMIT,
@@ -229,7 +229,7 @@ def _strong_plays(mask: CardSet, strong: StrongModel, solver: Any, prefer: Prefe
     rules = strong.rules
     windows = rules.straight_ranks
     pool = [
-        sorted(cards_of(mask & (15 << (4 * rank))), key=rules.card_keys.__getitem__, reverse=True)
+        sorted(cards_of(mask & rank_mask(rank)), key=rules.card_keys.__getitem__, reverse=True)
         for rank in range(13)
     ]
     groups: list[list[Card]] = []

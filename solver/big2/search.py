@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Iterable
 
 from handsolver.models.big2 import SEED_RULES, Rules, dragon_masks, five_card_masks
-from handsolver.models.cards import Card, CardSet, cards_of
+from handsolver.models.cards import Card, CardSet, cards_of, rank_mask
 from handsolver.solver.big2.bounds import play_bounds
 from handsolver.solver.big2.partition import (
     Partition,
@@ -85,7 +85,7 @@ def rank_choices(rest: CardSet, rules: Rules = SEED_RULES) -> list[list[list[lis
     choices: list[list[list[list[Card]]]] = []
     key = rules.card_keys.__getitem__
     for rank in range(13):
-        cards = sorted(cards_of(rest & (15 << (4 * rank))), key=key)
+        cards = sorted(cards_of(rest & rank_mask(rank)), key=key)
         if not cards:
             continue
         fewest = len(rank_groups(cards, rules, Prefer.ANY))

@@ -15,15 +15,18 @@ from handsolver.solver.commands.errors import Interrupted
 T = TypeVar("T")
 
 
-def progress(items: Iterable[T], total: int | None, description: str) -> Iterator[T]:
-    """Iterate ``items``, showing a rich progress bar on stderr when it is a terminal."""
+def progress(
+    items: Iterable[T], total: int | None, description: str, *, done: int = 0
+) -> Iterator[T]:
+    """Iterate ``items``, showing a rich progress bar on stderr when it is a terminal; ``done``
+    of the ``total`` steps were done before (a resumed run), so the bar starts there."""
     if not _isatty(sys.stderr):
         yield from items
         return
     from rich.progress import Progress
 
     with Progress(transient=True, console=_stderr_console()) as bar:
-        task = bar.add_task(description, total=total)
+        task = bar.add_task(description, total=total, completed=done)
         for item in items:
             yield item
             bar.advance(task)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -121,7 +122,11 @@ def render_table(
     hidden = [headers[i] or f"column {i + 1}" for i in range(len(specs)) if i not in shown]
     if hidden:
         names = ", ".join(hidden)
-        out.append(f"(hidden at {width} columns: {names}; widen the terminal or pipe the output)")
+        note = f"(hidden at {width} columns: {names}; widen the terminal or pipe the output)"
+        # The note fits the same width as the table, broken between words only.
+        out += textwrap.wrap(
+            note, width or len(note), break_long_words=False, break_on_hyphens=False
+        )
     return "\n".join(out)
 
 

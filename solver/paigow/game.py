@@ -35,7 +35,6 @@ denominator (<= 10**9) times 2 * 53,524,680 per hand (< 2**57).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import combinations_with_replacement
@@ -125,7 +124,9 @@ def hand_results(s: Setup, classes: Iterable[int], *, prune: bool = True) -> Han
     best = np.zeros((n, 3), dtype=np.int64)
     best_setting = np.zeros(n, dtype=np.int64)
     a, b = s.commission
-    total = math.comb(bin(s.deck_mask).count("1") * 4 + 1 - 7, 7)
+    # Every dealer hand is seven of the cards the player's seven leave.
+    deck = Deck(tuple(rank for rank in range(13) if s.deck_mask >> rank & 1))
+    dealer_hands = deck.dealer_hands
     for start, stop, support in zip(owners[:-1], owners[1:], supports, strict=True):
         rows = slice(start, stop)
         win, loss = _class_values(
@@ -148,7 +149,7 @@ def hand_results(s: Setup, classes: Iterable[int], *, prune: bool = True) -> Han
         best_setting[rows] = chosen
         for target, which in ((best, chosen), (house, house_setting[rows])):
             w, lo = win[r, which], loss[r, which]
-            target[rows] = np.column_stack([w, total - w - lo, lo])
+            target[rows] = np.column_stack([w, dealer_hands - w - lo, lo])
     return HandResults(
         hands, weights, hand_type, house, best, house_setting.astype(np.int64), best_setting
     )
@@ -319,8 +320,9 @@ class GameResult(NamedTuple):
     @property
     def frequencies(self) -> dict[str, int]:
         out = dict.fromkeys(CATEGORIES, 0)
+        hands = COLUMNS.index("hands")
         for name, row in self.rows.items():
-            out[hand_type_category(name)] += row[0]
+            out[hand_type_category(name)] += row[hands]
         return out
 
 
@@ -354,14 +356,14 @@ def combine(
         for row, values in zip(sums, table, strict=True):
             for i, v in enumerate(values):
                 row[i] += int(v)
-    columns = [sum(row[i] for row in sums) for i in range(len(COLUMNS))]
+    totals = {name: sum(row[i] for row in sums) for i, name in enumerate(COLUMNS)}
     return GameResult(
         way.name,
         rules,
         deck,
         deck.pairs,
-        outcome(columns[1], columns[2], columns[3], rules.commission),
-        outcome(columns[4], columns[5], columns[6], rules.commission),
+        outcome(totals["hw_win"], totals["hw_push"], totals["hw_loss"], rules.commission),
+        outcome(totals["best_win"], totals["best_push"], totals["best_loss"], rules.commission),
         {name: tuple(row) for name, row in zip(HAND_TYPES, sums, strict=True)},
     )
 

@@ -41,7 +41,8 @@ from handsolver.solver.saved_files import cache_dir, checksum, read_bounded
 MAX_LINE_BYTES = 64 * 1024
 """More than any line of a checkpoint takes: the header, or a table of 100 rows of 7 counts."""
 
-Progress = Callable[[Iterable[Any], int], Iterable[Any]]
+# (results, chunks in the whole game, chunks already done before these results)
+Progress = Callable[[Iterable[Any], int, int], Iterable[Any]]
 
 
 def game_key(way: HouseWay, rules: Rules, deck: Deck, chunks: int) -> dict[str, Any]:
@@ -92,7 +93,7 @@ def run_game(
     )
     tracked: Iterable[list[list[int]]] = results
     if progress is not None:
-        tracked = progress(results, len(pending))
+        tracked = progress(results, len(jobs), len(done))  # a resumed run starts part done
     # A resumed checkpoint is written anew from what was read, so a bad line goes.
     key = game_key(way, rules, deck, len(jobs))
     writer = _Writer(checkpoint, key, done, checkpoint_required) if checkpoint is not None else None

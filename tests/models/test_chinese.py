@@ -88,15 +88,39 @@ def test_front_order_agrees_with_the_category_then_ranks_rule() -> None:
             assert (key >= order) == (shape <= middle_shape), (front, key)
 
 
-def test_a_hand_has_72072_settings_and_legal_ones_match_the_reference() -> None:
+def ref_settings(hand: list[int]) -> set[tuple[tuple[int, ...], ...]]:
+    """Every way to set ``hand`` as (back, middle, front), each row sorted, written apart from
+    the engine."""
+    found = set()
+    for back in combinations(hand, 5):
+        rest = [c for c in hand if c not in back]
+        for middle in combinations(rest, 5):
+            front = tuple(c for c in rest if c not in middle)
+            found.add((back, middle, front))
+    return found
+
+
+def _rows_sorted(s: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(sorted(row)) for row in s)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_hand_has_72072_settings_and_legal_ones_match_the_reference(seed: int) -> None:
+    """The settings themselves, not only their number: a fouled setting swapped for a legal one
+    (or a setting of other cards) is caught."""
     game = chinese_game()
-    rng = random.Random(3)
+    rng = random.Random(seed)
     hand = sorted(rng.sample(range(52), 13))
+    every = ref_settings(hand)
     settings = game.settings(hand)
-    assert len(settings) == NUM_SETTINGS == len(set(settings))
-    legal = [s for s in settings if not ref_is_foul(*s)]
-    assert len(game.legal_settings(hand)) == len(legal)
-    assert all(sorted(c for part in s for c in part) == hand for s in legal)
+    assert len(settings) == NUM_SETTINGS == len(every)
+    assert {_rows_sorted(s) for s in settings} == every
+    legal = game.legal_settings(hand)
+    kept = set(legal)
+    assert len(kept) == len(legal)
+    assert {_rows_sorted(s) for s in legal} == {s for s in every if not ref_is_foul(*s)}
+    # In the order of settings(), as documented.
+    assert legal == tuple(s for s in settings if s in kept)
 
 
 def test_scoring_examples_for_both_rules() -> None:

@@ -98,3 +98,24 @@ def group_is_gone(group: int) -> bool:
     A zombie counts as gone: it has ended, and an orphan's zombie waits for whoever adopted it
     (in a container, a PID 1 that may never reap it)."""
     return not any(g == group and state != "Z" for _, state, _, g in _processes())
+
+
+def outputs_under_hash_seeds(code: str, seeds: tuple[str, ...] = ("0", "1", "4242")) -> list[str]:
+    """What ``python -c code`` prints in one fresh process per ``PYTHONHASHSEED``.
+
+    Calling a function twice in one process cannot show a dependence on the order of a set or
+    of a dict built from strings: both calls share the process's hash seed.  Two processes with
+    different seeds can."""
+    outputs = []
+    for seed in seeds:
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=HANG,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    return outputs

@@ -99,28 +99,33 @@ def facts_of(config: str) -> dict[str, Any]:
     return facts
 
 
-def is_play(cards: tuple[int, ...], facts: dict[str, Any]) -> bool:
+def kind_of(cards: tuple[int, ...], facts: dict[str, Any]) -> str | None:
+    """The name of the kind of play the cards make under ``facts``, None if they make none."""
     ranks = Counter(card_name(card)[0] for card in cards)
     suits = {card_name(card)[1] for card in cards}
     size = len(cards)
-    if size in (1, 2):
-        return len(ranks) == 1
-    if size == 3:
-        return len(ranks) == 1 and facts["triples"]
-    if size == 4:
-        return len(ranks) == 1 and facts["quads_alone"]
+    one_rank = len(ranks) == 1
+    if size in (1, 2, 3, 4):
+        allowed = {1: True, 2: True, 3: facts["triples"], 4: facts["quads_alone"]}[size]
+        return ("SINGLE", "PAIR", "TRIPLE", "FOUR")[size - 1] if one_rank and allowed else None
     if size == 13:
-        return facts["dragon"] and len(ranks) == 13
+        return "DRAGON" if facts["dragon"] and len(ranks) == 13 else None
     if size != 5:
-        return False
+        return None
     if any(set(run) == set(ranks) for run in STRAIGHTS[facts["straights"]]):
-        return True
+        return "STRAIGHT_FLUSH" if len(suits) == 1 else "STRAIGHT"
+    if len(suits) == 1:
+        return "FLUSH" if facts["flushes"] else None
     shape = sorted(ranks.values())
-    return (
-        (len(suits) == 1 and facts["flushes"])
-        or shape in ([2, 3], [1, 4])
-        or (shape == [1, 2, 2] and facts["two_pair"])
-    )
+    if shape == [2, 3]:
+        return "FULL_HOUSE"
+    if shape == [1, 4]:
+        return "FOUR_OF_A_KIND"
+    return "TWO_PAIR" if shape == [1, 2, 2] and facts["two_pair"] else None
+
+
+def is_play(cards: tuple[int, ...], facts: dict[str, Any]) -> bool:
+    return kind_of(cards, facts) is not None
 
 
 def brute_plays(cards: tuple[int, ...], facts: dict[str, Any]) -> set[int]:
@@ -222,15 +227,24 @@ def test_play_kind_matches_brute_force(config: str) -> None:
     rng = random.Random(config)
     for _ in range(400):
         cards = tuple(rng.sample(range(52), rng.choice((1, 2, 3, 4, 5, 5, 5, 6, 13))))
-        if rng.random() < 0.3:  # one rank, or one suit
+        shape = rng.random()
+        if shape < 0.2:  # one rank
             cards = tuple(c for c in range(52) if c // 4 == cards[0] // 4)[: len(cards)] or cards
-        legal = is_play(cards, facts)
+        elif shape < 0.4:  # one suit: flushes, straight flushes
+            cards = tuple(rng.sample(range(cards[0] % 4, 52, 4), 5))
+        elif shape < 0.6:  # five ranks in a row, the ace on either end: straights
+            low, suited = rng.randrange(13), rng.random() < 0.3
+            suit = rng.randrange(4)
+            cards = tuple(
+                (low + i) % 13 * 4 + (suit if suited else rng.randrange(4)) for i in range(5)
+            )
+        expected = kind_of(cards, facts)
         try:
-            play_kind(cards, rules)
+            kind = play_kind(cards, rules).name
         except IllegalPlayError as error:
-            assert not legal, (config, error)
+            assert expected is None, (config, error)
         else:
-            assert legal, (config, [card_name(c) for c in cards])
+            assert kind == expected, (config, [card_name(c) for c in cards])
 
 
 # Plays legal under the first rules and not under the second.

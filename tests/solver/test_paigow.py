@@ -481,4 +481,27 @@ def test_one_hand_and_a_file_of_hands_set_the_same_cards(way: str, tmp_path: Pat
     batch = result.stdout.splitlines()
     for line, expected in zip(lines, batch, strict=True):
         one = runner.invoke(app, ["paigow", "house-way", line, "--way", way, "--json"])
-        assert one.exit_code == 0 and one.stdout.strip() == expected, line
+        assert one.exit_code == 0 and json.loads(one.stdout) == json.loads(expected), line
+        assert one.stdout.startswith('{\n  "hand": [')  # one answer: indented
+
+
+def test_study_interrupted_says_how_many_hands_were_valued(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C during a study names the hands valued so far, as every batch command does."""
+    import handsolver.solver.paigow as paigow_package
+    from handsolver.solver.paigow.studies import StudyRow
+
+    def rows_then_ctrl_c(total: int):  # type: ignore[no-untyped-def]
+        row = StudyRow((0,) * 7, Fraction(0), Fraction(0), (), (), (), ())
+        yield row
+        yield row
+        raise KeyboardInterrupt
+
+    def study(cards, *_, progress, **__):  # type: ignore[no-untyped-def]
+        return list(progress(rows_then_ctrl_c(len(cards)), len(cards)))
+
+    monkeypatch.setattr(paigow_package, "study", study)
+    result = runner.invoke(app, ["paigow", "study", "--hands", "5"])
+    assert result.exit_code == 130
+    assert result.output == "interrupted after 2 of 5 hands\n"

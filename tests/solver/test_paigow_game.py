@@ -4,6 +4,8 @@ frequencies with the joker."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import random
 from fractions import Fraction
@@ -19,12 +21,13 @@ from handsolver.models.paigow import (
     Rules,
     category_name,
     high_key,
+    house_way,
     is_foul,
     low_key,
 )
 from handsolver.models.paigow_houseway import DEALER_GUIDE, FOXWOODS, TRUMP_PLAZA, HouseWay
 from handsolver.models.poker import NUM_KEYS
-from handsolver.solver.paigow import house_way_arrays, setting_values
+from handsolver.solver.paigow import setting_values
 from handsolver.solver.paigow.game import hand_results, whole_game
 from handsolver.solver.paigow.game_tables import setup
 from handsolver.solver.paigow.hand_types import CATEGORIES, Deck, frequencies
@@ -40,7 +43,7 @@ def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
     cards = deck.cards
     hands = list(combinations(cards, 7))
     array = np.array(hands, dtype=np.int64)
-    _, _, high, low = house_way_arrays(array, way, rules)
+    high, low = house_way_keys(hands, way, rules)
     bits = (np.int64(1) << np.minimum(array, 62)).sum(axis=1)  # the joker (52) fits in 63 bits
     by_bits = {int(b): i for i, b in enumerate(bits)}
     a, b = rules.commission.numerator, rules.commission.denominator
@@ -72,6 +75,28 @@ def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
         loss = int(((h <= dh) & (lo <= dl)).sum())
         house = [house[0] + win, house[1] + n - win - loss, house[2] + loss]
     return {"house": tuple(house), "best": tuple(best), "frequencies": frequencies}
+
+
+def house_way_keys(
+    hands: list[tuple[int, ...]], way: HouseWay, rules: Rules = FIVE_RULES[0]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The high and low keys of each hand set the house way, by the scalar rule in models/
+    (not the engine's batch tables).  The keys depend on the suits only through which cards
+    share one, so hands that differ only by a relabelling of the suits are set once."""
+    memo: dict[object, tuple[int, int]] = {}
+    high, low = [], []
+    for hand in hands:
+        # The same key for two hands exactly when a relabelling of the suits maps one to the
+        # other: the joker, then the ranks held in each suit, suits in no particular order.
+        suits = sorted(tuple(c // 4 for c in hand if c != JOKER and c % 4 == s) for s in range(4))
+        shape = (JOKER in hand, tuple(suits))
+        if shape not in memo:
+            setting = house_way(hand, way, rules)
+            memo[shape] = (setting.high_key, setting.low_key)
+        h, lo = memo[shape]
+        high.append(h)
+        low.append(lo)
+    return np.array(high, dtype=np.int64), np.array(low, dtype=np.int64)
 
 
 def _royal() -> tuple[int, ...]:
@@ -112,8 +137,8 @@ def test_per_hand_counts_on_a_five_rank_deck() -> None:
     results = hand_results(s, classes)
     cards = deck.cards
     for row, hand in enumerate(results.cards.tolist()):
-        rest = np.array([list(d) for d in combinations([c for c in cards if c not in hand], 7)])
-        _, _, dh, dl = house_way_arrays(rest, FOXWOODS)
+        rest = list(combinations([c for c in cards if c not in hand], 7))
+        dh, dl = house_way_keys(rest, FOXWOODS)
         scored = []
         for five in combinations(hand, 5):
             two = tuple(c for c in hand if c not in five)
@@ -251,6 +276,29 @@ def test_resume_gives_the_same_counts(tmp_path: Path) -> None:
         run_game(FOXWOODS, Rules(), deck, checkpoint=path, resume=True)
 
 
+def test_resumed_progress_starts_where_the_checkpoint_ends(tmp_path: Path) -> None:
+    """The progress bar of a resumed game counts the chunks read back as done: it is told the
+    whole game's chunks and those already done, not only what is left."""
+    from handsolver.solver.paigow.game_run import run_game
+
+    deck = Deck((8, 9, 10, 11, 12))
+    path = tmp_path / "game.jsonl"
+    seen = []
+
+    def record(items: object, total: int, done: int) -> object:
+        seen.append((total, done))
+        return items
+
+    whole = run_game(TRUMP_PLAZA, Rules(), deck, checkpoint=path, progress=record)
+    lines = path.read_text().splitlines()
+    chunks = len(lines) - 1  # a header, then a line a chunk
+    path.write_text("\n".join(lines[:2]) + "\n")  # stopped after the first chunk
+    assert (
+        run_game(TRUMP_PLAZA, Rules(), deck, checkpoint=path, resume=True, progress=record) == whole
+    )
+    assert seen == [(chunks, 0), (chunks, 1)]
+
+
 def test_workers_give_the_same_counts() -> None:
     from handsolver.solver.paigow.game_run import run_game
 
@@ -288,18 +336,47 @@ def test_disk_cache_rebuilds_bad_files(tmp_path: Path, monkeypatch: pytest.Monke
     assert len(builds) == 5 and (other["b"]).all()
 
 
-def test_read_only_cache_only_costs_speed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("where", ["a file as the folder", "a file above the folder"])
+def test_unusable_cache_folder_only_costs_speed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """A cache folder that cannot be made: the tables are built and returned, never an error.
+    A regular file in the folder's place blocks ``mkdir`` for every user, root included (a
+    ``chmod`` would block nothing for root, and CI runs as root)."""
     from handsolver.solver.paigow.cache import cached_arrays
 
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    folder.chmod(0o500)
-    monkeypatch.setenv("HANDSOLVER_CACHE_DIR", str(folder / "sub"))
-    try:
-        got = cached_arrays("t", {"k": 1}, lambda: {"a": np.arange(3)})
-        assert list(got["a"]) == [0, 1, 2]
-    finally:
-        folder.chmod(0o700)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder")
+    folder = blocker if where == "a file as the folder" else blocker / "sub"
+    monkeypatch.setenv("HANDSOLVER_CACHE_DIR", str(folder))
+    builds = []
+
+    def build() -> dict[str, np.ndarray]:
+        builds.append(1)
+        return {"a": np.arange(3)}
+
+    for _ in range(2):
+        assert list(cached_arrays("t", {"k": 1}, build)["a"]) == [0, 1, 2]
+    assert len(builds) == 2  # nothing was kept: built again each time
+    assert blocker.read_text() == "not a folder"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocker"]
+
+
+def test_unwritable_cache_file_only_costs_speed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder is there but the file cannot be put in place (a folder holds its name, which
+    no rename can replace, root or not): the tables are built, no temporary file is left."""
+    from handsolver.solver.paigow import cache
+
+    monkeypatch.setenv("HANDSOLVER_CACHE_DIR", str(tmp_path))
+    key = {"k": 1}
+    full_key = json.dumps({"name": "t", "version": cache.program_version(), **key}, sort_keys=True)
+    tag = hashlib.sha256(full_key.encode()).hexdigest()[:20]
+    (tmp_path / f"t-{tag}.npz").mkdir()
+    got = cache.cached_arrays("t", key, lambda: {"a": np.arange(3)})
+    assert list(got["a"]) == [0, 1, 2]
+    assert [p.name for p in tmp_path.iterdir()] == [f"t-{tag}.npz"]
 
 
 def test_game_on_a_dask_cluster_gives_the_same_counts(tmp_path: Path) -> None:

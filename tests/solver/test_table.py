@@ -94,7 +94,7 @@ def test_narrow_widths_shorten_headers_then_drop_columns() -> None:
     assert narrow.splitlines()[0].split() == ["#", "hand", "beats"]
     tiny = render_table(None, columns, rows, width=5)  # kept columns stay, whole
     assert "8C TS KC 9H 4S" in tiny and tiny.splitlines()[0].split() == ["#", "hand"]
-    assert tiny.splitlines()[-1].startswith("(hidden at 5 columns: class, ties, beats;")
+    assert _note(tiny).startswith("(hidden at 5 columns: class, ties, beats;")
 
 
 @given(
@@ -111,8 +111,12 @@ def test_a_cell_is_never_broken(rows: list[list[str]], width: int) -> None:
     columns = [Column("a", keep=True), "b", "c", Column("d", short="D")]
     text = render_table("title", columns, rows, width=width, rule=True)
     lines = text.split("\n")
-    hidden = lines[-1].startswith("(hidden at")
-    assert len(lines) == 3 + len(rows) + hidden  # title, header, rule, a line a row, the note
+    # title, header, rule, a line a row, then the note (when a column is hidden) in lines of at
+    # most the width, broken between words
+    note = next((i for i, line in enumerate(lines) if line.startswith("(hidden")), len(lines))
+    assert note == 3 + len(rows)
+    assert all(len(line) <= width for line in lines[note:])
+    assert " ".join(lines[note:]).endswith("" if note == len(lines) else "the output)")
     for row, line in zip(rows, lines[3 : 3 + len(rows)], strict=True):
         cell = " ".join(row[0].split())
         assert cell in line
@@ -126,12 +130,20 @@ def test_the_hidden_columns_are_named_and_full_width_hides_none() -> None:
     narrow = render_table(None, columns, rows, width=40)
     # Without Column specs the first two columns and the last (the ranking) stay.
     assert narrow.splitlines()[0].split() == ["#", "hand", "points"]
-    assert narrow.splitlines()[-1] == (
+    assert _note(narrow) == (
         "(hidden at 40 columns: middle, back; widen the terminal or pipe the output)"
     )
+    assert all(len(line) <= 40 for line in narrow.splitlines()[1:])
 
 
 HAND13 = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 5c 6c 7d"
+
+
+def _note(text: str) -> str:
+    """The note naming the hidden columns, its lines joined."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("(hidden"))
+    return " ".join(lines[start:])
 
 
 def test_chinese_settings_keep_the_setting_and_its_points_at_60(
@@ -141,8 +153,10 @@ def test_chinese_settings_keep_the_setting_and_its_points_at_60(
     out = _render(args, 60, monkeypatch).splitlines()
     header = next(line for line in out if line.startswith("front"))
     assert header.split() == ["front", "middle", "back", "points"]  # only '#' gave way
-    assert out[-1].startswith("(hidden at 60 columns: #;")
-    assert all("±" in line for line in out[out.index(header) + 2 : -1])
+    note = next(i for i, line in enumerate(out) if line.startswith("(hidden at"))
+    assert " ".join(out[note:]).startswith("(hidden at 60 columns: #;")
+    assert all(len(line) <= 60 for line in out[note:])  # the note too, broken between words
+    assert all("±" in line for line in out[out.index(header) + 2 : note])
 
 
 def test_chinese_study_keeps_the_best_response_and_gain_at_120(
@@ -174,3 +188,18 @@ def test_negative_numbers_are_red_and_the_layout_unchanged() -> None:
     coloured = render_table(None, ["#", "high", "EV"], rows, width=80, colour=True, highlight=[0])
     assert f"{table.RED}-0.03{table.RESET}" in coloured
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain
+
+
+def test_paigow_study_summary_is_broken_between_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a terminal too narrow for it the summary line is broken at spaces, never mid-word; in a
+    pipe it stays one line."""
+    from handsolver.solver.commands.paigow import settings
+
+    args = ["paigow", "study", "--hands", "2", "--top", "0"]
+    monkeypatch.setattr(settings, "terminal_width", lambda: None)
+    piped = runner.invoke(app, args).stdout.splitlines()
+    assert len(piped) == 1 and len(piped[0]) > 60
+    monkeypatch.setattr(settings, "terminal_width", lambda: 60)
+    narrow = runner.invoke(app, args).stdout.splitlines()
+    assert len(narrow) > 1 and all(len(line) <= 60 for line in narrow)
+    assert " ".join(narrow) == piped[0]

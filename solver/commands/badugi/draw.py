@@ -313,8 +313,10 @@ def draw(
     scheduler: SchedulerOption = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Win, tie and loss after the draws: exact heads-up with one draw left (a known hand against
-    a known or an unknown one), else a Monte Carlo estimate with standard errors.
+    """Win, tie and loss after the draws, exact heads-up where the cards can be counted: with
+    one draw left (a known hand against a known or an unknown one), and with two or three when
+    both hands are known and their ways to play out the draws are few enough to list. Anything
+    else is a Monte Carlo estimate with standard errors.
 
     Example: handsolver badugi draw "Ac 2d 3h Kh" "5c 6d 7h 8h" --best-discard
     """

@@ -35,7 +35,8 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
             typer.Option(
                 "--rules",
                 metavar="NAME",
-                help=f"Rule profile: {', '.join(PROFILES)} (default seed, the golf seed's rules).",
+                help=f"Rule profile: {', '.join(PROFILES)} "
+                "(default seed, the code-golf challenge's rules).",
                 rich_help_panel=_PANEL,
             ),
         ],
@@ -117,8 +118,8 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
 
 
 def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rules]:
-    """The rules the options name: one per ``--rules`` (the seed's when none), each with the
-    switches applied.  The switches are read back as words by
+    """The rules the options name: one per ``--rules`` (the challenge's, seed, when none), each
+    with the switches applied.  The switches are read back as words by
     :func:`~handsolver.models.big2.parse_switches`, the reader of a ``--rules`` string too.
 
     :raises RulesError: for an unknown name or value, ``--rules`` twice where one is taken, or

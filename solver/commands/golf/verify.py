@@ -63,8 +63,9 @@ CasesOpt = Annotated[
         "--cases",
         min=0,
         max=MAX_CASES,
-        help="Random cases on top of the seed and adversarial ones (default 1000 for badugi "
-        f"and poker, 300 for big2, at most {MAX_CASES}; sixcard always asks all 68 hands).",
+        help="Random cases on top of the challenge's own and adversarial ones (default 1000 "
+        f"for badugi and poker, 300 for big2, at most {MAX_CASES}; sixcard always asks all 68 "
+        "hands).",
     ),
 ]
 SeedOpt = Annotated[
@@ -217,7 +218,7 @@ def verify_command(
     rules: RulesOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Run an answer program on a challenge's seed, adversarial and random cases.
+    """Run an answer program on a challenge's own, adversarial and random cases.
 
     All cases go to one process, one per line; --per-case starts one each.
     Every run is isolated: a sandbox (bubblewrap, or namespaces or Landlock

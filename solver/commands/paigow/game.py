@@ -226,7 +226,9 @@ def game_command(
                 checkpoint=path,
                 resume=resume,
                 checkpoint_required=checkpoint is not None,
-                progress=lambda items, total: progress(items, total, "counting the whole game"),
+                progress=lambda items, total, done: progress(
+                    items, total, "counting the whole game", done=done
+                ),
             )
         except KeyboardInterrupt:
             from handsolver.solver.commands.errors import Interrupted
@@ -264,6 +266,6 @@ def _draw_gains(path: Path, result: Any) -> None:
             best = outcome(row[4], row[5], row[6], result.rules.commission)
             types.append((name, float(best.ev - house.ev), row[0]))
     deck = "".join(RANKS[r] for r in result.deck.ranks) + "+JK"
-    title = f"paigow game --way {result.way}: best play against the house way (deck {deck})"
+    title = f"Best play against the {result.way} house way, deck {deck}"
     with user_errors():
         save(exact_gain_figure(types, title), path)

@@ -6,6 +6,7 @@ in ``--json``; the expected value ``ev`` has the commission taken off wins.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 from enum import StrEnum
 from fractions import Fraction
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from handsolver.models.cards import InputError
-from handsolver.solver.commands.errors import fail, user_errors
+from handsolver.solver.commands.errors import Interrupted, fail, user_errors
 from handsolver.solver.commands.inputs import CARDS, card_texts, hand_source, source_name
 from handsolver.solver.commands.options import (
     JsonOption,
@@ -26,14 +27,13 @@ from handsolver.solver.commands.options import (
 )
 from handsolver.solver.commands.output import print_json
 from handsolver.solver.commands.paigow.lines import (
-    house_way_template,
     json_lines,
     parse_lines,
     read_batch,
     read_lines,
 )
 from handsolver.solver.commands.progress import progress
-from handsolver.solver.commands.table import print_table
+from handsolver.solver.commands.table import print_table, terminal_width
 
 if TYPE_CHECKING:
     from handsolver.models.paigow import PaiGowHand, Rules
@@ -133,9 +133,11 @@ def house_way_command(
     # engine is tested against): no tables, no numpy, so it answers at start-up speed.
     setting = house_way(parsed.cards, house, rules)
     if json_output:
+        # Indented like every other single answer; a file of hands gives one line a hand.
         words = parsed.card_strings(parsed.cards)
-        code = sum(1 << i for i, card in enumerate(parsed.cards) if card in setting.low)
-        typer.echo(house_way_template(code, len(words)).format(*words))
+        high = [w for w, card in zip(words, parsed.cards, strict=True) if card in setting.high]
+        low = [w for w, card in zip(words, parsed.cards, strict=True) if card in setting.low]
+        print_json({"hand": words, "high": high, "low": low})
         return
     rule = setting.pattern
     if setting.straight_flush:
@@ -378,9 +380,12 @@ def study_command(
     rows: list[StudyRow] = []  # every hand's row, for --plot
 
     def kept(done: Iterator[StudyRow], total: int) -> Iterator[StudyRow]:
-        for row in progress(done, total, "valuing hands"):
-            rows.append(row)
-            yield row
+        try:
+            for row in progress(done, total, "valuing hands"):
+                rows.append(row)
+                yield row
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM through the command line's handler
+            raise Interrupted(f"interrupted after {len(rows)} of {total} hands") from None
 
     with user_errors():
         house = way_from(way)
@@ -422,11 +427,15 @@ def study_command(
             }
         )
         return
-    typer.echo(
+    line = (
         f"{summary.hands} hands, house way {house.name}: optimal in {summary.house_optimal}"
         f" ({summary.house_optimal / summary.hands:.1%}); best setting gains"
         f" {summary.mean_gain * 100:.4f}% +- {summary.standard_error * 100:.4f}% of the bet"
     )
+    width = terminal_width()
+    if width is not None:  # a terminal: broken between words, not by the terminal mid-word
+        line = "\n".join(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False))
+    typer.echo(line)
     if summary.worst:
         print_table(
             "where the house way loses most",

@@ -1,6 +1,6 @@
 """``handsolver sixcard``: best splits, exact strategy scores, the equilibrium, MATLAB export.
 
-Strategies are named ``random`` (the seed's plan), ``sorted``, ``equilibrium``,
+Strategies are named ``random`` (the contest's plan for the computer), ``sorted``, ``equilibrium``,
 ``best-response:X`` or given as a CSV/JSON table file.  Scores are the contest's: the human's
 average round result (win 1, draw 1/2), exact fractions in ``--json`` as strings.
 """
@@ -416,7 +416,7 @@ def simulate(
     json_output: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:
-    """Play the seed's harness (main.m) ROUNDS times and compare with the exact score.
+    """Play the contest's harness (main.m) ROUNDS times and compare with the exact score.
 
     Example: handsolver sixcard simulate equilibrium random --rounds 1000000 --seed 1
     """
@@ -468,7 +468,7 @@ def export_matlab(
         ),
     ] = False,
 ) -> None:
-    """Print a complete humanHand.m that plays STRATEGY in the seed's contest harness.
+    """Print a complete humanHand.m that plays STRATEGY in the contest's harness.
 
     Example: handsolver sixcard export-matlab equilibrium > humanHand.m
     """
