@@ -305,14 +305,10 @@ def _line(
         return (), False
 
 
-def _distance(search: GameSearch, child: State | int, winner: int) -> int:
-    """The fewest turns in which ``winner`` forces going out from ``child`` (it must)."""
+def _within(search: GameSearch, child: State | int, winner: int, plies: int) -> bool:
     if isinstance(child, int):
-        return 0
-    plies = search.least_plies(child, winner)
-    while not search.wins_within(child, winner, plies):
-        plies += 1
-    return plies
+        return child == winner
+    return search.wins_within(child, winner, plies)
 
 
 def _fastest_line(
@@ -322,18 +318,22 @@ def _fastest_line(
     mover: int,
     winner: int,
 ) -> tuple[LineStep, ...]:
+    # The fewest turns the winner needs from the root, found by deepening: the root's own
+    # moves (the start of a deal restricts them) are the first turn.
+    states = [child for child in children if not isinstance(child, int)]
+    plies = 1 + min((search.least_plies(child, winner) for child in states), default=0)
+    while True:
+        fits = [_within(search, child, winner, plies - 1) for child in children]
+        if any(fits) if mover == winner else all(fits):
+            break
+        plies += 1
     if mover == winner:
-        options = [
-            (_distance(search, child, winner), index)
-            for index, child in enumerate(children)
-            if isinstance(child, int) or search.wins(child, winner)
-        ]
-        plies, index = min(options)
+        index = fits.index(True)
     else:
-        plies, index = max(
-            (_distance(search, child, winner), -i) for i, child in enumerate(children)
+        index = next(
+            i for i, child in enumerate(children) if not _within(search, child, winner, plies - 2)
         )
-        index = -index
+    plies -= 1
     steps = [LineStep(mover, play_of(search, mover, moves[index][0]) if moves[index][0] else None)]
     state = children[index]
     while not isinstance(state, int):
