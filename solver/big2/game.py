@@ -131,9 +131,13 @@ def check_position(position: Position, rules: Rules = SEED_RULES) -> Position:
             if card in seen:
                 raise InputError(f"card {card_name(card)} is in {seen[card]} and {owner}")
             seen[card] = owner
-    for label, player in (("to move", position.to_move), ("--by", position.by)):
-        if player is not None and not 0 <= player < players:
-            raise InputError(f"{label} {player + 1} is not a player: players are 1 to {players}")
+    checked: tuple[tuple[str, int | None], ...] = (
+        ("to move", position.to_move),
+        ("--by", position.by),
+    )
+    for label, number in checked:
+        if number is not None and not 0 <= number < players:
+            raise InputError(f"{label} {number + 1} is not a player: players are 1 to {players}")
     if (position.beat is None) != (position.by is None):
         raise InputError("give the play to beat and the player who made it together")
     if position.beat is not None:
