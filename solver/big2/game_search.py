@@ -101,6 +101,7 @@ class GameSearch:
         self._within_tables: dict[int, dict[State, tuple[int, int]]] = {}
         self._moves: dict[tuple[int, CardSet, int, int], list[tuple[CardSet, int, int]]] = {}
         self._fewest: dict[CardSet, int] = {}
+        self._best: dict[tuple[int, CardSet, int], int] = {}
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -120,6 +121,8 @@ class GameSearch:
         mine = self.plays[mover]
         if size == 0:
             out = [play for play in mine.leads if play[0] & hand == play[0]]
+            fewest = self.fewest_plays
+            out.sort(key=lambda play: fewest(hand ^ play[0]))
         else:
             out = []
             listed = mine.by_size.get(size)
@@ -131,7 +134,8 @@ class GameSearch:
                         out.append((mask, size, strengths[index]))
             if self.rules.bombs and size == 1 and strength >= _DEUCE_KEY:
                 out.extend(play for play in mine.bombs if play[0] & hand == play[0])
-            out.sort(key=lambda play: -play[1])
+            fewest = self.fewest_plays
+            out.sort(key=lambda play: (fewest(hand ^ play[0]), -play[1]))
         for index, play in enumerate(out):
             if play[0] == hand:
                 out.insert(0, out.pop(index))
@@ -172,15 +176,23 @@ class GameSearch:
 
     def _best_reply_strength(self, hand: CardSet, player: int, size: int) -> int:
         """The strength of the strongest play of ``size`` inside ``hand``, or -1."""
+        key = (player, hand, size)
+        known = self._best.get(key)
+        if known is not None:
+            return known
+        best = -1
         listed = self.plays[player].by_size.get(size)
-        if listed is None:
-            return -1
-        strengths, masks = listed
-        for index in range(len(masks) - 1, -1, -1):
-            mask = masks[index]
-            if mask & hand == mask:
-                return strengths[index]
-        return -1
+        if listed is not None:
+            strengths, masks = listed
+            for index in range(len(masks) - 1, -1, -1):
+                mask = masks[index]
+                if mask & hand == mask:
+                    best = strengths[index]
+                    break
+        if len(self._best) >= self.table_size:
+            self._best.clear()
+        self._best[key] = best
+        return best
 
     def sure_out(self, hands: tuple[CardSet, ...], leader: int) -> bool:
         """Whether ``leader``, leading, splits the hand into plays that nobody else can beat,
@@ -190,18 +202,19 @@ class GameSearch:
         if hand in mine.sizes:
             return True
         others = [p for p in range(self.players) if p != leader]
-        best: dict[int, int] = {}
         bombs_held = self.rules.bombs and any(
             any(b[0] & hands[p] == b[0] for b in self.plays[p].bombs) for p in others
         )
         safe = []
-        for mask, size, strength in mine.leads:
-            if mask & hand != mask:
-                continue
-            if size not in best:
-                best[size] = max(self._best_reply_strength(hands[p], p, size) for p in others)
-            if strength > best[size] and not (bombs_held and size == 1 and strength >= _DEUCE_KEY):
-                safe.append(mask)
+        # Sizes come largest first (the order of the leads), and in each only the plays above
+        # the others' best can be safe.
+        for size, (strengths, masks) in mine.by_size.items():
+            best = max(self._best_reply_strength(hands[p], p, size) for p in others)
+            for index in range(bisect_right(strengths, best), len(masks)):
+                mask = masks[index]
+                if mask & hand == mask:
+                    if not (bombs_held and size == 1 and strengths[index] >= _DEUCE_KEY):
+                        safe.append(mask)
         if not safe:
             return False
         return self._splits(hand, safe, 0, mine.sizes)
@@ -263,6 +276,13 @@ class GameSearch:
             return result
 
         return win(state)
+
+    def fewest_plays(self, hand: CardSet) -> int:
+        """The fewest plays that empty ``hand`` (the fewest-plays engine, kept per hand)."""
+        plays = self._fewest.get(hand)
+        if plays is None:
+            plays = self._fewest[hand] = exact_search(hand, rules=self.rules).count
+        return plays
 
     def least_plies(self, state: State, target: int) -> int:
         """A lower bound on the turns before ``target`` can go out: its hand needs at least
