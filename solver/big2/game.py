@@ -14,14 +14,14 @@ which the player who can force it goes out as fast as possible while the others 
 long as they can.
 
 >>> from handsolver.models.cards import mask_of, parse_cards
->>> hands = tuple(mask_of(parse_cards(text)) for text in ("3d 3c 2s", "4d 5d 6d"))
+>>> hands = tuple(mask_of(parse_cards(text)) for text in ("3d 5c 5h Kd 2s", "4c 9s 9h Ac"))
 >>> result = solve_position(Position(hands))
 >>> result.forced_win
 (True, False)
->>> [(move.play and move.play.format(STANDARD), move.forced_win) for move in result.moves]
-[('3c 3d', True), ('3d', False), ('3c', False), ('2s', True)]
+>>> [(move.play.format(STANDARD), move.forced_win) for move in result.moves if move.play]
+[('5c 5h', False), ('3d', True), ('5c', False), ('5h', False), ('Kd', False), ('2s', False)]
 >>> [(step.player, step.play and step.play.format(STANDARD)) for step in result.line]
-[(0, '3c 3d'), (1, None), (0, '2s')]
+[(0, '3d'), (1, '4c'), (0, 'Kd'), (1, 'Ac'), (0, '2s'), (1, None), (0, '5c 5h')]
 """
 
 from __future__ import annotations
@@ -244,6 +244,9 @@ def solve_position(
     mover, players = position.to_move, len(position.hands)
     must_hold = 1 << lowest_card(sum(position.hands), rules) if position.start else 0
     moves = [move for move in search.moves(root) if move[0] & must_hold == must_hold]
+    # Listed for the reader, not in search order: larger plays first, the lowest of each size
+    # first, a pass last.
+    moves.sort(key=lambda move: (not move[0], -move[1], move[2]))
     children = [search.after(root, move) for move in moves]
 
     def value(child: State | int, target: int) -> bool | None:
