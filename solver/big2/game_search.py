@@ -30,7 +30,7 @@ from handsolver.models.big2 import Play, PlayKind, iter_legal_plays
 from handsolver.models.big2_order import BOMB_KINDS, play_strength
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
-from handsolver.solver.big2.search import exact_search
+from handsolver.solver.big2.search import optimal_five_sets
 
 #: (hands, to move, size of the play to beat or 0 for a free lead, its strength, who made it
 #: or -1, the players who passed as bits).
@@ -102,6 +102,7 @@ class GameSearch:
         self._moves: dict[tuple[int, CardSet, int, int], list[tuple[CardSet, int, int]]] = {}
         self._fewest: dict[CardSet, int] = {}
         self._best: dict[tuple[int, CardSet, int], int] = {}
+        self._sure: dict[tuple[tuple[CardSet, ...], int], bool] = {}
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -197,6 +198,15 @@ class GameSearch:
     def sure_out(self, hands: tuple[CardSet, ...], leader: int) -> bool:
         """Whether ``leader``, leading, splits the hand into plays that nobody else can beat,
         except perhaps the last: then every other player must pass each of them in turn."""
+        key = (hands, leader)
+        known = self._sure.get(key)
+        if known is None:
+            if len(self._sure) >= self.table_size:
+                self._sure.clear()
+            known = self._sure[key] = self._sure_out(hands, leader)
+        return known
+
+    def _sure_out(self, hands: tuple[CardSet, ...], leader: int) -> bool:
         hand = hands[leader]
         mine = self.plays[leader]
         if hand in mine.sizes:
@@ -281,18 +291,17 @@ class GameSearch:
         """The fewest plays that empty ``hand`` (the fewest-plays engine, kept per hand)."""
         plays = self._fewest.get(hand)
         if plays is None:
-            plays = self._fewest[hand] = exact_search(hand, rules=self.rules).count
+            if len(self._fewest) >= self.table_size:
+                self._fewest.clear()
+            plays = self._fewest[hand] = optimal_five_sets(hand, False, self.rules)[0]
         return plays
 
     def least_plies(self, state: State, target: int) -> int:
         """A lower bound on the turns before ``target`` can go out: its hand needs at least
         the fewest plays that empty it, and where passes are not final every other player
         takes a turn between two of its plays."""
-        hands, mover = state[0], state[1]
-        hand = hands[target]
-        plays = self._fewest.get(hand)
-        if plays is None:
-            plays = self._fewest[hand] = exact_search(hand, rules=self.rules).count
+        mover = state[1]
+        plays = self.fewest_plays(state[0][target])
         if self.rules.pass_final:
             return plays + (mover != target)
         players = self.players
