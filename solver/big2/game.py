@@ -13,7 +13,7 @@ game itself); the verdict of every legal move of the player to move; and a line 
 which the player who can force it goes out as fast as possible while the others hold out as
 long as they can.
 
->>> from handsolver.models.cards import mask_of, parse_cards
+>>> from handsolver.models.cards import STANDARD, mask_of, parse_cards
 >>> hands = tuple(mask_of(parse_cards(text)) for text in ("3d 5c 5h Kd 2s", "4c 9s 9h Ac"))
 >>> result = solve_position(Position(hands))
 >>> result.forced_win
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.big2_order import lowest_card, play_strength
-from handsolver.models.cards import STANDARD, CardSet, InputError, card_name, cards_of
+from handsolver.models.cards import CardSet, InputError, card_name, cards_of
 from handsolver.solver.big2.game_search import GameSearch, OutOfBudget, State, play_of
 
 __all__ = [
@@ -40,7 +40,6 @@ __all__ = [
     "LineStep",
     "MoveVerdict",
     "Position",
-    "STANDARD",
     "check_position",
     "solve_position",
 ]

@@ -11,8 +11,9 @@ else's are AND nodes (the others play as one side).  What makes it fast enough:
   replies to a play are the listed ones above its strength (a bisection);
 * a transposition table per target player maps a state to its proven value (the game has no
   cycles: every trick ends after one round of passes, so values are exact);
-* a play that empties the mover's hand is tried first, then five-card plays before smaller
-  ones, the lowest of each size first, passing last;
+* a play that empties the mover's hand is tried first, then the plays that leave the hand
+  the fewest plays to empty it (the fewest-plays engine, kept per hand), larger plays and then
+  lower ones first among equals, passing last;
 * a leader whose hand splits into plays nobody else can beat, except perhaps the last one, has
   won without search (:meth:`GameSearch.sure_out`).
 
