@@ -223,7 +223,7 @@ def solve_position(
 
     ``max_nodes`` and ``time_limit`` bound the verdicts' search, and again the line's; what is
     not proven within them is None.  ``table_size`` caps each transposition table's entries
-    (about 250 bytes each).  ``progress`` is called with the nodes searched so far, now and
+    (a few hundred bytes each).  ``progress`` is called with the nodes searched so far, now and
     then.
 
     :raises InputError: for a position :func:`check_position` rejects.

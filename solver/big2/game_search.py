@@ -315,6 +315,7 @@ class GameSearch:
         """
         table = self._within_tables.setdefault(target, {})
         moves, after, count, least = self.moves, self.after, self._count_node, self.least_plies
+        limit = self.table_size
 
         def within(state: State, depth: int) -> bool:
             if depth <= 0:
@@ -338,6 +339,8 @@ class GameSearch:
                 if value == mine:
                     result = mine
                     break
+            if len(table) >= limit:
+                table.clear()
             if result:
                 table[state] = (too_few, min(enough, depth))
             else:

@@ -234,3 +234,17 @@ def test_winning_line_when_the_fastest_is_out_of_budget(monkeypatch: pytest.Monk
             assert replay(result, rules) == result.winner
             lines += 1
     assert lines
+
+
+def test_tiny_tables_change_no_answer() -> None:
+    """A full table is emptied and refilled: work is repeated, answers stay the same."""
+    rules = RULE_CASES["seed"]
+    rng = random.Random("tiny tables")
+    for _ in range(4):
+        position = random_position(rng, 2, 7, rules)
+        roomy, tiny = solve_position(position, rules), solve_position(position, rules, table_size=3)
+        assert (roomy.forced_win, roomy.moves, len(roomy.line)) == (
+            tiny.forced_win,
+            tiny.moves,
+            len(tiny.line),
+        )
