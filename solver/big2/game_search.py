@@ -103,7 +103,10 @@ class GameSearch:
         self._moves: dict[tuple[int, CardSet, int, int], list[tuple[CardSet, int, int]]] = {}
         self._fewest: dict[CardSet, int] = {}
         self._best: dict[tuple[int, CardSet, int], int] = {}
-        self._sure: dict[tuple[tuple[CardSet, ...], int], bool] = {}
+        self._others = [
+            tuple(p for p in range(self.players) if p != q) for q in range(self.players)
+        ]
+        self._largest_play = max(rules.play_sizes)
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -199,34 +202,33 @@ class GameSearch:
     def sure_out(self, hands: tuple[CardSet, ...], leader: int) -> bool:
         """Whether ``leader``, leading, splits the hand into plays that nobody else can beat,
         except perhaps the last: then every other player must pass each of them in turn."""
-        key = (hands, leader)
-        known = self._sure.get(key)
-        if known is None:
-            if len(self._sure) >= self.table_size:
-                self._sure.clear()
-            known = self._sure[key] = self._sure_out(hands, leader)
-        return known
-
-    def _sure_out(self, hands: tuple[CardSet, ...], leader: int) -> bool:
         hand = hands[leader]
         mine = self.plays[leader]
         if hand in mine.sizes:
             return True
-        others = [p for p in range(self.players) if p != leader]
+        others = self._others[leader]
         bombs_held = self.rules.bombs and any(
             any(b[0] & hands[p] == b[0] for b in self.plays[p].bombs) for p in others
         )
+        best_reply = self._best_reply_strength
         safe = []
+        covered = 0
         # Sizes come largest first (the order of the leads), and in each only the plays above
         # the others' best can be safe.
         for size, (strengths, masks) in mine.by_size.items():
-            best = max(self._best_reply_strength(hands[p], p, size) for p in others)
+            best = -1
+            for other in others:
+                reply = best_reply(hands[other], other, size)
+                if reply > best:
+                    best = reply
             for index in range(bisect_right(strengths, best), len(masks)):
                 mask = masks[index]
                 if mask & hand == mask:
                     if not (bombs_held and size == 1 and strengths[index] >= _DEUCE_KEY):
                         safe.append(mask)
-        if not safe:
+                        covered |= mask
+        # What no safe play covers must go out in the one last play.
+        if not safe or (hand & ~covered).bit_count() > self._largest_play:
             return False
         return self._splits(hand, safe, 0, mine.sizes)
 
