@@ -318,6 +318,10 @@ class GameSearch:
         table = self._within_tables.setdefault(target, {})
         moves, after, count, least = self.moves, self.after, self._count_node, self.least_plies
         limit = self.table_size
+        # Where the target cannot force going out at all, it cannot within any bound either.
+        proven = self._tables.get(target, {})
+        # With two players, a position the other can force is lost for the target.
+        rival = self._tables.get(1 - target, {}) if self.players == 2 else {}
 
         def within(state: State, depth: int) -> bool:
             if depth <= 0:
@@ -327,7 +331,11 @@ class GameSearch:
                 return False
             if depth >= enough:
                 return True
-            if least(state, target) > depth:
+            if (
+                least(state, target) > depth
+                or proven.get(state) is False
+                or rival.get(state) is True
+            ):
                 return False
             count()
             mine = state[1] == target
