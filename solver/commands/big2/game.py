@@ -38,6 +38,8 @@ from handsolver.solver.commands.table import print_table
 
 DEFAULT_TIME_LIMIT = 60.0
 MAX_TIME_LIMIT = 86_400.0
+MAX_NODES = 10**12
+MAX_TABLE_SIZE = 100_000_000
 
 TimeLimitOption = Annotated[
     float,
@@ -46,7 +48,8 @@ TimeLimitOption = Annotated[
         min=0.0,
         max=MAX_TIME_LIMIT,
         metavar="SECONDS",
-        help="Stop each search after this long; what is not proven by then is unknown.",
+        help="Stop each search after this long (0 to 86,400 s); what is not proven by then is "
+        "unknown.",
     ),
 ]
 MaxNodesOption = Annotated[
@@ -54,8 +57,10 @@ MaxNodesOption = Annotated[
     typer.Option(
         "--max-nodes",
         min=1,
+        max=MAX_NODES,
         metavar="N",
-        help="Stop each search after N positions; what is not proven by then is unknown.",
+        help="Stop each search after N positions (1 to 10**12); what is not proven by then is "
+        "unknown.",
     ),
 ]
 TableSizeOption = Annotated[
@@ -63,8 +68,10 @@ TableSizeOption = Annotated[
     typer.Option(
         "--table-size",
         min=1000,
+        max=MAX_TABLE_SIZE,
         metavar="ENTRIES",
-        help="Positions each transposition table keeps (a few hundred bytes each).",
+        help="Positions each transposition table keeps (1,000 to 100,000,000; a few hundred "
+        "bytes each).",
     ),
 ]
 
@@ -225,7 +232,9 @@ def game(
     ],
     to_move: Annotated[
         int | None,
-        typer.Option("--to-move", metavar="N", help="The player to move (default 1).", min=1),
+        typer.Option(
+            "--to-move", metavar="N", min=1, max=4, help="The player to move (1 to 4; default 1)."
+        ),
     ] = None,
     beat: Annotated[
         str | None,
@@ -233,7 +242,9 @@ def game(
     ] = None,
     by: Annotated[
         int | None,
-        typer.Option("--by", metavar="N", help="The player who made the play to beat.", min=1),
+        typer.Option(
+            "--by", metavar="N", min=1, max=4, help="The player who made the play (1 to 4)."
+        ),
     ] = None,
     passed: Annotated[
         str | None,
