@@ -314,7 +314,8 @@ def solve_fantasyland(
                     heapq.heapreplace(heap, (value, -seen, b, m, t))
                 if len(heap) == top:
                     threshold = heap[0][0]
-    constant = -sum(row_royalties(board, royalties).total for board in live)
+    # Their royalties, and the scoop of every fouled board (its rows are counted in the rows').
+    constant = 3 * sure_rows - sum(row_royalties(board, royalties).total for board in live)
     ranked = sorted(heap, key=lambda entry: (-entry[0], -entry[1]))
     settings = tuple(
         _setting(hand, masks5[b], masks5[m], threes[t][5], value, scale, constant, rules)

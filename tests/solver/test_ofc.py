@@ -1,0 +1,210 @@
+"""The exact fantasyland search against every setting, scored by the reference written apart."""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+
+import pytest
+
+from handsolver.models.cards import InputError, parse_cards
+from handsolver.models.ofc import OfcRules, board_of, board_of_text, parse_ofc_royalties
+from handsolver.solver.ofc import Objective, setting_objective, solve_fantasyland
+from tests import ofc_reference as ref
+
+TOP_K = 6
+
+
+@cache
+def five(cards: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], int, int]:
+    return ref.five_value(cards), ref.bottom_royalty(cards), ref.middle_royalty(cards)
+
+
+@cache
+def three(cards: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], int, tuple[int, ...]]:
+    return ref.top_value(cards), ref.top_royalty(cards), ref.spelled(ref.top_value(cards))
+
+
+@cache
+def spelled_five(cards: tuple[int, ...]) -> tuple[int, ...]:
+    return ref.spelled(ref.five_value(cards))
+
+
+def best_objectives(
+    cards: Sequence[int],
+    value: Callable[[tuple[int, ...], tuple[int, ...], tuple[int, ...]], Fraction],
+    k: int = TOP_K,
+) -> list[Fraction]:
+    """The k largest objectives over every legal way to keep 13 cards and set them."""
+    found: list[Fraction] = []
+    for kept in combinations(sorted(cards), 13):
+        for bottom in combinations(kept, 5):
+            rest = [c for c in kept if c not in bottom]
+            bottom_value = five(bottom)[0]
+            for middle in combinations(rest, 5):
+                if five(middle)[0] > bottom_value:
+                    continue
+                top = tuple(c for c in rest if c not in middle)
+                top_spelled = three(top)[2]
+                if spelled_five(middle)[: len(top_spelled)] < top_spelled:
+                    continue
+                found.append(value(top, middle, bottom))
+    return heapq.nlargest(k, found)
+
+
+def royalties_and_stay(stay_value: Fraction) -> Callable[..., Fraction]:
+    def value(top: tuple[int, ...], middle: tuple[int, ...], bottom: tuple[int, ...]) -> Fraction:
+        royalty = three(top)[1] + five(middle)[2] + five(bottom)[1]
+        stays = (
+            three(top)[0][0] == ref.TRIPS
+            or five(middle)[0][0] >= ref.FULL
+            or five(bottom)[0][0] >= ref.QUADS
+        )
+        return royalty + stay_value * stays
+
+    return value
+
+
+def against(boards: Sequence[ref.Board], stay_value: Fraction) -> Callable[..., Fraction]:
+    """Points against each board (a legal setting of mine, as every enumerated one is)."""
+    theirs = [
+        None if ref.is_fouled(board) else (ref.royalties(board), [three(board[0])[0]])
+        for board in boards
+    ]
+    rows_of = [
+        None if status is None else (three(b[0])[0], five(b[1])[0], five(b[2])[0])
+        for b, status in zip(boards, theirs, strict=True)
+    ]
+
+    def value(top: tuple[int, ...], middle: tuple[int, ...], bottom: tuple[int, ...]) -> Fraction:
+        mine = (three(top)[0], five(middle)[0], five(bottom)[0])
+        royalty = three(top)[1] + five(middle)[2] + five(bottom)[1]
+        total = Fraction(0)
+        for status, rows in zip(theirs, rows_of, strict=True):
+            if status is None or rows is None:
+                total += 6 + royalty
+                continue
+            won = sum((a > b) - (a < b) for a, b in zip(mine, rows, strict=True))
+            total += won + (3 if won == 3 else -3 if won == -3 else 0) + royalty - status[0]
+        stays = (
+            mine[0][0] == ref.TRIPS or mine[1][0] >= ref.FULL or mine[2][0] >= ref.QUADS
+        )
+        return total + stay_value * stays
+
+    return value
+
+
+def objectives(cards: Sequence[int], **options: object) -> list[Fraction]:
+    answer = solve_fantasyland(cards, top=TOP_K, **options)  # type: ignore[arg-type]
+    assert answer.proven
+    return [entry.objective for entry in answer.settings]
+
+
+@pytest.mark.parametrize(("seed", "stay"), [(1, 0), (2, 10), (3, Fraction(25, 2))])
+def test_13_cards_every_setting(seed: int, stay: Fraction) -> None:
+    hand = random.Random(seed).sample(range(52), 13)
+    expected = best_objectives(hand, royalties_and_stay(Fraction(stay)))
+    assert objectives(hand, objective=Objective(Fraction(stay))) == expected
+
+
+@pytest.mark.parametrize("hand", ["Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c", None])
+def test_14_cards_every_way_to_choose_and_set(hand: str | None) -> None:
+    cards = parse_cards(hand) if hand else random.Random(14).sample(range(52), 14)
+    stay = Fraction(15)
+    assert objectives(cards, objective=Objective(stay)) == best_objectives(
+        cards, royalties_and_stay(stay)
+    )
+
+
+def test_strong_13_card_hands_every_setting() -> None:
+    """Hands rich in pairs, trips and suits, where royalties and stays compete."""
+    rng = random.Random(5)
+    for _ in range(2):
+        ranks = rng.sample(range(13), 5)
+        hand = rng.sample([4 * r + s for r in ranks for s in range(4)], 13)
+        stay = Fraction(rng.choice([0, 8, 30]))
+        expected = best_objectives(hand, royalties_and_stay(stay))
+        assert objectives(hand, objective=Objective(stay)) == expected
+
+
+@pytest.mark.parametrize("opponents", [1, 2])
+def test_against_known_boards_every_setting(opponents: int) -> None:
+    rng = random.Random(20 + opponents)
+    while True:  # deal until the first board is legal and the second (highest on top) fouled
+        deck = rng.sample(range(52), 13 + 13 * opponents)
+        hand = deck[:13]
+        boards = []
+        for i in range(opponents):
+            cards = sorted(deck[13 + 13 * i : 26 + 13 * i], reverse=i == 1)
+            boards.append((tuple(cards[:3]), tuple(cards[3:8]), tuple(cards[8:])))
+        if [ref.is_fouled(board) for board in boards] == [False, True][:opponents]:
+            break
+    stay = Fraction(7)
+    expected = best_objectives(hand, against(boards, stay))
+    engine_boards = tuple(board_of(*board) for board in boards)
+    assert objectives(hand, objective=Objective(stay, engine_boards)) == expected
+
+
+@pytest.mark.parametrize("seed", [9, 13])
+def test_a_table_that_is_not_monotone(seed: int) -> None:
+    """Negative and out-of-order royalties: the bounds must hold for any table."""
+    table = parse_ofc_royalties(
+        '{"bottom": {"two pair": 5, "flush": -3}, "middle": {"pair": 4, "straight": -2},'
+        ' "top": {"high card": 1, "pair 2": 6}}'
+    )
+    rules = OfcRules(royalties=table)
+    hand = random.Random(seed).sample(range(52), 13)
+
+    def value(top: tuple[int, ...], middle: tuple[int, ...], bottom: tuple[int, ...]) -> Fraction:
+        return setting_objective(board_of(top, middle, bottom), rules, Objective())
+
+    assert objectives(hand, rules=rules) == best_objectives(hand, value)
+
+
+def test_the_settings_are_what_they_claim() -> None:
+    rules = OfcRules()
+    for size in (15, 16, 17):
+        hand = random.Random(size).sample(range(52), size)
+        answer = solve_fantasyland(hand, rules, Objective(Fraction(12)), top=3)
+        values = [entry.objective for entry in answer.settings]
+        assert values == sorted(values, reverse=True)
+        for entry in answer.settings:
+            setting = entry.setting
+            used = [card for row in setting for card in row]
+            assert sorted(used + list(entry.discards)) == sorted(hand)
+            assert len(set(used)) == 13 and len(entry.discards) == size - 13
+            board = (setting[2], setting[1], setting[0])
+            assert not ref.is_fouled(board)
+            assert entry.royalties.total == ref.royalties(board)
+            assert entry.stays == ref.stays(board)
+            assert entry.objective == ref.royalties(board) + 12 * ref.stays(board)
+        # No setting met at random beats the proven best.
+        rng = random.Random(size + 100)
+        for _ in range(300):
+            kept = rng.sample(hand, 13)
+            board = (tuple(kept[:3]), tuple(kept[3:8]), tuple(kept[8:]))
+            assert ref.royalties(board) + 12 * ref.stays(board) <= values[0]
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ("Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d", "13 to 17 cards, got 12"),
+        ("Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h Ac", "card 'Ac' is given twice"),
+    ],
+)
+def test_bad_hands(cards: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        solve_fantasyland(parse_cards(cards))
+
+
+def test_an_opponent_holding_my_card_is_refused() -> None:
+    theirs = board_of_text("Ac 2d 3d | 4c 5c 6c 6d 9d | 8s 8h 8d Tc Td")
+    with pytest.raises(InputError, match="card 'Ac' is given twice"):
+        solve_fantasyland(
+            parse_cards("Ac Ad Ah Kc Kd Qs Js Ts 9s 8c 7c 7d 3h"), objective=Objective(0, (theirs,))
+        )
