@@ -63,6 +63,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "chinese",
         "Chinese poker (13 cards set 3/5/5): best settings and the best-response study.",
     ),
+    "ofc": (
+        "ofc",
+        "Open-face Chinese poker (Pineapple): fantasyland set exactly.",
+    ),
     "verify": (
         "golf",
         "Run an answer program on a challenge's seed, adversarial and random cases.",

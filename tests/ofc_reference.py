@@ -131,7 +131,9 @@ def stays(board: Board) -> bool:
         return False
     top, middle, bottom = board
     return (
-        top_value(top)[0] == TRIPS or five_value(middle)[0] >= FULL or five_value(bottom)[0] >= QUADS
+        top_value(top)[0] == TRIPS
+        or five_value(middle)[0] >= FULL
+        or five_value(bottom)[0] >= QUADS
     )
 
 

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import heapq
+import json
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from handsolver.models.cards import InputError, parse_cards
 from handsolver.models.ofc import OfcRules, board_of, board_of_text, parse_ofc_royalties
+from handsolver.solver.cli import app
 from handsolver.solver.ofc import Objective, setting_objective, solve_fantasyland
 from tests import ofc_reference as ref
 
@@ -90,9 +94,7 @@ def against(boards: Sequence[ref.Board], stay_value: Fraction) -> Callable[..., 
                 continue
             won = sum((a > b) - (a < b) for a, b in zip(mine, rows, strict=True))
             total += won + (3 if won == 3 else -3 if won == -3 else 0) + royalty - status[0]
-        stays = (
-            mine[0][0] == ref.TRIPS or mine[1][0] >= ref.FULL or mine[2][0] >= ref.QUADS
-        )
+        stays = mine[0][0] == ref.TRIPS or mine[1][0] >= ref.FULL or mine[2][0] >= ref.QUADS
         return total + stay_value * stays
 
     return value
@@ -208,3 +210,62 @@ def test_an_opponent_holding_my_card_is_refused() -> None:
         solve_fantasyland(
             parse_cards("Ac Ad Ah Kc Kd Qs Js Ts 9s 8c 7c 7d 3h"), objective=Objective(0, (theirs,))
         )
+
+
+# --- the command -------------------------------------------------------------------------------
+
+runner = CliRunner()
+HAND14 = "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c"
+
+
+def test_the_command_lists_the_proven_best_settings_as_json() -> None:
+    result = runner.invoke(app, ["ofc", "fantasyland", HAND14, "--stay-value", "12.5", "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["proven"] is True
+    assert answer["rules"]["stay_value"] == "25/2"
+    best = answer["settings"][0]
+    assert set(best) == {"top", "middle", "bottom", "discards", "royalties", "stays", "objective"}
+    assert set(best["royalties"]) == {"top", "middle", "bottom", "total"}
+    assert best["stays"] is True and best["objective"] == "95/2"
+    assert best["royalties"]["total"] == 35
+    expected = solve_fantasyland(parse_cards(HAND14), objective=Objective(Fraction(25, 2)), top=5)
+    assert [s["objective"] for s in answer["settings"]] == [
+        str(entry.objective) for entry in expected.settings
+    ]
+
+
+def test_the_command_against_a_board_and_a_royalty_file(tmp_path: Path) -> None:
+    table = tmp_path / "flat.json"
+    table.write_text('{"top": {"pair": 1}}')
+    vs = "Qh Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 4h"
+    hand = HAND14.replace("Ah", "As").replace("Kd", "Jd")
+    args = ["ofc", "fantasyland", hand, "--vs", vs, "--royalties", str(table), "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    rules = OfcRules(royalties=parse_ofc_royalties('{"top": {"pair": 1}}'))
+    expected = solve_fantasyland(
+        parse_cards(hand), rules, Objective(Fraction(0), (board_of_text(vs),)), top=5
+    )
+    assert answer["settings"][0]["objective"] == str(expected.settings[0].objective)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([HAND14 + " Ac"], "card 'Ac' is given twice"),
+        (["Ac Ad Ah Kc"], "has 4 cards; this game needs 13 to 17"),
+        (["Ac Ad Ah Kc Kd Qs Js | Ts 9s 8s 7c 7d 3h 2c"], "has 7 cards"),
+        ([HAND14, "--stay-value", "lots"], "--stay-value: 'lots' is not a number of points"),
+        ([HAND14, "--stay-value", "-3"], "--stay-value must be 0 to 10,000"),
+        ([HAND14, "--vs", "Qh Qd | 9h 9c 9d 5c 2s | 6h 5h 4h 3h 2h"], "top needs 3 cards"),
+        ([HAND14, "--vs", "Qh Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 3h"], "card 'Ah' is given"),
+        ([HAND14, "--stay-rule", "sometimes"], "unknown stay rule 'sometimes'"),
+    ],
+)
+def test_bad_input_is_one_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["ofc", "fantasyland", *args])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
