@@ -176,6 +176,8 @@ def solve_fantasyland(
     # stays as bottom and as middle, outcomes against the live opponents as bottom and middle.
     keys5 = list(map(poker_key, combinations(hand, 5)))
     masks5 = _subset_masks(n, 5)
+    index_of_mask = _index_of_mask(n)
+    bits = [1 << i for i in range(n)]
     back, middle = royalties.back, royalties.middle
     plain_b = [per_royalty * back[k] + constant_rows for k in keys5]
     plain_m = [per_royalty * middle[k] + constant_rows for k in keys5]
@@ -219,12 +221,13 @@ def solve_fantasyland(
     # best middle and top value together (without the stay value), and whether any stays.  The
     # middles that fit under a bottom are a suffix, and a scan stops where the suffix cannot
     # beat the k-th best.
-    by_key = sorted(range(len(keys5)), key=lambda m: (-keys5[m], m))
-    middles = [(keys5[m], masks5[m], plain_m[m], staying_m[m], m) for m in by_key]
+    middles = sorted(
+        zip(keys5, masks5, plain_m, staying_m, range(len(keys5)), strict=True), reverse=True
+    )
     count = len(middles)
     first_at: dict[int, int] = {}
-    for i, m in enumerate(by_key):
-        first_at.setdefault(keys5[m], i)
+    for i, entry in enumerate(middles):
+        first_at.setdefault(entry[0], i)
     suffix_plain = [0] * count
     suffix_stays = [False] * count
     suffix_pair = [0] * count
@@ -255,22 +258,17 @@ def solve_fantasyland(
         + stay * (staying_b[b] or suffix_pair_stays[start])
         for b, start in enumerate(starts)
     ]
-    bottoms = sorted(range(len(keys5)), key=lambda b: (-bounds[b], -keys5[b], b))
+    # By bound, then the stronger bottom; masks make the order total.
+    bottoms = sorted(zip(bounds, keys5, masks5, range(len(keys5)), strict=True), reverse=True)
 
     heap: list[tuple[int, int, int, int, int]] = []  # (value, -seen, bottom, middle, top)
     seen = 0
     leaves = 0
     threshold: float = float("-inf")  # the k-th best value once k are found
-    for b in bottoms:
-        if bounds[b] <= threshold:
+    for bound, key_b, mask_b, b in bottoms:
+        if bound <= threshold:
             break
-        key_b, mask_b, value_b, stays_b, outcomes_b = (
-            keys5[b],
-            masks5[b],
-            plain_b[b],
-            staying_b[b],
-            wins_b[b],
-        )
+        value_b, stays_b, outcomes_b = plain_b[b], staying_b[b], wins_b[b]
         start = starts[b]
         # Skip the strongest middles under this bottom that share its cards (a few: the suffix
         # from any place before the first that fits still bounds it).
@@ -289,18 +287,17 @@ def solve_fantasyland(
             staying = stays_b or stays_t
             if bottom_part + plain_t + stay * (staying or suffix_stays[start]) <= threshold:
                 continue
-            used = mask_b | mask_t
-            base = value_b + plain_t + scoop_bound
-            for i in range(start, count):
-                key_m, mask_m, plain_m, stays_m, m = middles[i]
-                if key_m < order_t:
-                    break
-                if base + suffix_plain[i] + stay * (staying or suffix_stays[i]) <= threshold:
-                    break
-                if mask_m & used:
+            # The middles are the 5-card subsets of the cards left (6 of 14, 126 of 17), the
+            # strongest cards first so that among equal values the stronger middle comes first.
+            left = [one for one in reversed(bits) if not one & (mask_b | mask_t)]
+            for chosen in combinations(left, 5):
+                m = index_of_mask[sum(chosen)]
+                key_m = keys5[m]
+                if key_m > key_b or key_m < order_t:
                     continue
+                plain_m_, stays_m = plain_m[m], staying_m[m]
                 leaves += 1
-                value = value_b + plain_t + plain_m + stay * (staying or stays_m)
+                value = value_b + plain_t + plain_m_ + stay * (staying or stays_m)
                 if scoop_bound:
                     for row_b, row_m, row_t in zip(outcomes_b, wins_m[m], wins_t, strict=True):
                         if row_b == row_m == row_t != 0:
@@ -339,6 +336,12 @@ def _front_keys_by_ranks() -> tuple[int, ...]:
         for b in range(13)
         for c in range(13)
     )
+
+
+@cache
+def _index_of_mask(n: int) -> dict[int, int]:
+    """The place of each 5-subset's mask in :func:`_subset_masks` order."""
+    return {mask: i for i, mask in enumerate(_subset_masks(n, 5))}
 
 
 @cache
