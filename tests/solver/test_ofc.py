@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -15,9 +16,18 @@ import pytest
 from typer.testing import CliRunner
 
 from handsolver.models.cards import InputError, parse_cards
-from handsolver.models.ofc import OfcRules, board_of, board_of_text, parse_ofc_royalties
+from handsolver.models.ofc import (
+    TOP,
+    OfcRules,
+    board_of,
+    board_of_text,
+    parse_ofc_royalties,
+    partial_board_of_text,
+    score,
+)
 from handsolver.solver.cli import app
 from handsolver.solver.ofc import Objective, setting_objective, solve_fantasyland
+from handsolver.solver.ofc.play import Action, Board, Position, after, legal_actions, play
 from tests import ofc_reference as ref
 
 TOP_K = 6
@@ -269,3 +279,122 @@ def test_bad_input_is_one_line(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+
+
+# --- play: a position's actions ----------------------------------------------------------------
+
+
+def engine_board(text: str) -> Board:
+    top, middle, bottom = partial_board_of_text(text)
+    return (bottom, middle, top)
+
+
+def final_points(mine: Board, opponents: Sequence[Board], fantasy: Fraction) -> Fraction:
+    """Straight from the rules: my score against each board, plus fantasyland's value."""
+    table = OfcRules().royalties
+    total = Fraction(sum(score(mine, theirs, table) for theirs in opponents))
+    return total + fantasy * (OfcRules().fantasy_cards(mine) is not None)
+
+
+def every_action(board: Board, dealt: Sequence[int]) -> list[tuple[Board, int | None]]:
+    """Every (final rows, discard) a street allows, by trying each card in each row."""
+    found = []
+    kept_sets = (
+        [(tuple(dealt), None)]
+        if not any(board)
+        else [(tuple(c for c in dealt if c != d), d) for d in dealt]
+    )
+    for kept, discard in kept_sets:
+        for rows in itertools.product(range(3), repeat=len(kept)):
+            new = tuple(
+                board[r] + tuple(c for c, w in zip(kept, rows, strict=True) if w == r)
+                for r in range(3)
+            )
+            if all(len(new[r]) <= (5, 5, 3)[r] for r in range(3)):
+                found.append(((new[0], new[1], new[2]), discard))
+    return found
+
+
+OPPONENTS = (
+    "Qh Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 4h",
+    "Jh 8d 2h | 6c 6d 3s 3h Th | 9s 8s 7h 5s 2d",  # fouled
+)
+
+
+def test_the_last_street_against_every_final_board() -> None:
+    mine = engine_board("Kc Ks | Jc Jd 7s 7d | Ac Ad Tc Ts 3c")
+    dealt = parse_cards("2c 3d Qc")
+    opponents = tuple(engine_board(text) for text in OPPONENTS)
+    position = Position(mine, dealt, opponents, parse_cards("5d 6s"))
+    answer = play(position, fantasy_value=Fraction(10))
+    assert answer.exact and answer.deals == 1
+    expected = sorted(
+        (final_points(board, opponents, Fraction(10)) for board, _ in every_action(mine, dealt)),
+        reverse=True,
+    )
+    assert [entry.value for entry in answer.actions] == expected
+    best = answer.actions[0].action
+    assert best.rows[TOP] == parse_cards("Qc")  # KKQ: fantasyland and the top row
+
+
+def test_two_streets_left_against_every_deal_and_a_sample_within_4_standard_errors() -> None:
+    mine = engine_board("Kc | Jc Jd 7s | Ac Ad Tc Ts 3c")
+    dealt = parse_cards("2c 3d 7c")
+    opponents = tuple(engine_board(text) for text in OPPONENTS)
+    position = Position(mine, dealt, opponents, parse_cards("5d 6s"))
+    answer = play(position)
+    unseen = position.unseen()
+    assert answer.exact and answer.deals == len(list(combinations(unseen, 3)))
+
+    def exact_value(board: Board) -> Fraction:
+        total = Fraction(0)
+        deals = list(combinations(unseen, 3))
+        for deal in deals:
+            total += max(
+                final_points(b, opponents, Fraction(0)) for b, _ in every_action(board, deal)
+            )
+        return total / len(deals)
+
+    by_action = {entry.action: entry.value for entry in answer.actions}
+    for board, discard in every_action(mine, dealt)[::4]:
+        added = tuple(tuple(c for c in board[r] if c not in mine[r]) for r in range(3))
+        action = Action((added[0], added[1], added[2]), discard)
+        assert by_action[action] == exact_value(board)
+    sampled = play(position, samples=400, seed=3, exact=False)
+    assert not sampled.exact
+    for entry in sampled.actions:
+        assert entry.stderr is not None  # 0 when every deal ends alike (a sure foul)
+        assert abs(entry.value - by_action[entry.action]) <= 4 * entry.stderr
+
+
+def test_actions_are_every_legal_placement() -> None:
+    rng = random.Random(4)
+    for placed in (0, 5, 7, 9, 11):
+        deck = rng.sample(range(52), 16)
+        cards = deck[:placed]
+        sizes = [(0, 0, 0), (2, 2, 1), (3, 2, 2), (4, 3, 2), (5, 4, 2)][
+            (0, 5, 7, 9, 11).index(placed)
+        ]
+        board = (
+            tuple(cards[: sizes[0]]),
+            tuple(cards[sizes[0] : sizes[0] + sizes[1]]),
+            tuple(cards[sizes[0] + sizes[1] :]),
+        )
+        dealt = deck[placed : placed + (5 if placed == 0 else 3)]
+        assert {(after(board, a), a.discard) for a in legal_actions(board, dealt)} == set(
+            every_action(board, dealt)
+        )
+
+
+@pytest.mark.parametrize(
+    ("board", "dealt", "message"),
+    [
+        ("Kc | Jc Jd 7s | Ac Ad Tc Ts 3c", "2c 3d Kc", "card 'Kc' is given twice"),
+        ("Kc | Jc Jd 7s | Ac Ad Tc Ts 3c", "2c 3d", "this street deals 3 cards, got 2"),
+        ("Kc Kd Qs Qc | Jc | Ac Ad Tc", "2c 3d 4d", "top holds 3 cards, got 4"),
+        ("Kc | Jc | Ac Ad Tc Ts", "2c 3d 4d", "0, 5, 7, 9 or 11 cards before a street, got 6"),
+    ],
+)
+def test_bad_positions(board: str, dealt: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        Position(engine_board(board), parse_cards(dealt), (engine_board(OPPONENTS[0]),))
