@@ -65,7 +65,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "ofc": (
         "ofc",
-        "Open-face Chinese poker (Pineapple): fantasyland set exactly.",
+        "Open-face Chinese poker (Pineapple): fantasyland set exactly, positions played out.",
     ),
     "verify": (
         "golf",

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from handsolver.solver.ofc import FantasySetting
 
 ofc_app = typer.Typer(
-    help="Open-face Chinese poker (Pineapple): fantasyland set exactly.",
+    help="Open-face Chinese poker (Pineapple): fantasyland set exactly, positions played out.",
     no_args_is_help=True,
 )
 
@@ -207,5 +207,7 @@ def fantasyland(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``ofc`` sub-app to ``app``."""
+    """Add the ``ofc`` sub-app to ``app`` (``play`` lives in :mod:`.ofc_play`)."""
+    from handsolver.solver.commands import ofc_play  # noqa: F401  (registers play)
+
     app.add_typer(ofc_app, name="ofc")

@@ -30,7 +30,6 @@ from handsolver.models.ofc import (
     FIRST_STREET,
     HAND_SIZE,
     LATER_STREET,
-    MIDDLE,
     TOP,
     OfcRules,
 )
@@ -171,6 +170,7 @@ class _Scorer:
         self.bonus = fantasy_value.numerator
         self.order = front_order_table()
         self.rows: dict[int, tuple[int, int]] = {}
+        self.policy_rows: dict[tuple[int, tuple[Card, ...]], tuple[float, int]] = {}
 
     def row(self, index: int, mask: int) -> tuple[int, int]:
         """(key, royalty) of a complete row given as a card mask."""
@@ -224,6 +224,31 @@ class _Scorer:
         fouled, _, royalty, fantasy = self.final(board)
         return Fraction((-6 if fouled else royalty) * self.scale + self.bonus * fantasy, self.scale)
 
+    def policy_row(self, index: int, row: tuple[Card, ...]) -> tuple[float, int]:
+        """A row being built as :func:`policy_score` judges it: its score and its most
+        repeated rank's count (0 for an empty row)."""
+        found = self.policy_rows.get((index, row))
+        if found is not None:
+            return found
+        counts: dict[int, int] = {}
+        for card in row:
+            counts[card >> 2] = counts.get(card >> 2, 0) + 1
+        score = 0.0
+        if index == TOP:
+            if len(row) == 3:
+                score += self.rules.royalties.front[front_key(row)]
+            else:
+                pairs = [rank for rank, n in counts.items() if n == 2]
+                score += max(0, pairs[0] - 3) if pairs else 0
+        else:
+            for rank, n in counts.items():
+                if n >= 2:
+                    score += n - 1 + rank / 13
+            score += sum(card >> 2 for card in row) / 1000 * (2 if index == BOTTOM else 1)
+        found = (score, max(counts.values(), default=0))
+        self.policy_rows[(index, row)] = found
+        return found
+
     def last_street_total(
         self, board: Board, deals: Sequence[Sequence[Card]], theirs: Sequence[Final]
     ) -> Fraction:
@@ -265,27 +290,13 @@ def policy_score(board: Board, scorer: _Scorer) -> float:
     """
     if sum(len(row) for row in board) == HAND_SIZE:
         return float(scorer.own(board))
-    strengths = []
-    score = 0.0
-    for index, row in enumerate(board):
-        counts: dict[int, int] = {}
-        for card in row:
-            counts[card >> 2] = counts.get(card >> 2, 0) + 1
-        shape = sorted(((n, r) for r, n in counts.items()), reverse=True)
-        strengths.append(tuple(n for n, _ in shape) + tuple(r for _, r in shape))
-        if index == TOP and len(row) == 3:
-            score += scorer.rules.royalties.front[front_key(row)]
-        elif index == TOP and shape and shape[0][0] == 2:
-            pair = shape[0][1]
-            score += max(0, pair - 3)
-        for n, rank in shape:
-            if n >= 2 and index != TOP:
-                score += n - 1 + rank / 13
-        if index != TOP:
-            score += sum(card >> 2 for card in row) / 1000 * (2 if index == BOTTOM else 1)
-    if strengths[MIDDLE] and strengths[TOP] and strengths[TOP][:1] > strengths[MIDDLE][:1]:
+    (score_b, most_b), (score_m, most_m), (score_t, most_t) = (
+        scorer.policy_row(index, row) for index, row in enumerate(board)
+    )
+    score = score_b + score_m + score_t
+    if most_m and most_t > most_m:
         score -= 6
-    if strengths[BOTTOM] and strengths[MIDDLE] and strengths[MIDDLE][:1] > strengths[BOTTOM][:1]:
+    if most_b and most_m > most_b:
         score -= 6
     return score
 
