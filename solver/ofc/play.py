@@ -160,7 +160,7 @@ def after(board: Board, action: Action) -> Board:
     return (board[0] + action.rows[0], board[1] + action.rows[1], board[2] + action.rows[2])
 
 
-class _Scorer:
+class Scorer:
     """Final boards scored fast, in whole points times the fantasyland value's denominator: row
     keys and royalties cached by the row's cards as a bitmask."""
 
@@ -170,7 +170,7 @@ class _Scorer:
         self.bonus = fantasy_value.numerator
         self.order = front_order_table()
         self.rows: dict[int, tuple[int, int]] = {}
-        self.policy_rows: dict[tuple[int, tuple[Card, ...]], tuple[float, int]] = {}
+        self.policy_rows: dict[tuple[int, tuple[Card, ...]], tuple[float, tuple[int, int]]] = {}
 
     def row(self, index: int, mask: int) -> tuple[int, int]:
         """(key, royalty) of a complete row given as a card mask."""
@@ -224,28 +224,31 @@ class _Scorer:
         fouled, _, royalty, fantasy = self.final(board)
         return Fraction((-6 if fouled else royalty) * self.scale + self.bonus * fantasy, self.scale)
 
-    def policy_row(self, index: int, row: tuple[Card, ...]) -> tuple[float, int]:
-        """A row being built as :func:`policy_score` judges it: its score and its most
-        repeated rank's count (0 for an empty row)."""
+    def policy_row(self, index: int, row: tuple[Card, ...]) -> tuple[float, tuple[int, int]]:
+        """A row being built as :func:`policy_score` judges it: its score and its strength
+        (the count of its most repeated rank and that rank; (0, -1) for an empty row)."""
         found = self.policy_rows.get((index, row))
         if found is not None:
             return found
         counts: dict[int, int] = {}
         for card in row:
             counts[card >> 2] = counts.get(card >> 2, 0) + 1
+        strength = max(((n, rank) for rank, n in counts.items()), default=(0, -1))
         score = 0.0
         if index == TOP:
             if len(row) == 3:
                 score += self.rules.royalties.front[front_key(row)]
-            else:
-                pairs = [rank for rank, n in counts.items() if n == 2]
-                score += max(0, pairs[0] - 3) if pairs else 0
+            elif strength[0] == 2:
+                score += max(0, strength[1] - 3)
+            if strength[0] == 1:
+                score -= strength[1] / 13  # a high card on top makes the middle's job harder
         else:
+            weight = 1.5 if index == BOTTOM else 1.0
             for rank, n in counts.items():
                 if n >= 2:
-                    score += n - 1 + rank / 13
-            score += sum(card >> 2 for card in row) / 1000 * (2 if index == BOTTOM else 1)
-        found = (score, max(counts.values(), default=0))
+                    score += weight * (n - 1 + rank / 13)
+                score += weight * n * rank / 13 / 5  # high cards low on the board
+        found = (score, strength)
         self.policy_rows[(index, row)] = found
         return found
 
@@ -279,10 +282,10 @@ Final = tuple[bool, tuple[int, int, int], int, bool]
 """A complete board scored: fouled, row keys (bottom, middle, top), royalties, fantasyland."""
 
 
-def policy_score(board: Board, scorer: _Scorer) -> float:
+def policy_score(board: Board, scorer: Scorer) -> float:
     """How the policy ranks a board being built (greater is better): the rows as they stand.
 
-    A complete board is worth :meth:`_Scorer.own`.  Otherwise each row is judged on its cards'
+    A complete board is worth :meth:`Scorer.own`.  Otherwise each row is judged on its cards'
     ranks alone (pairs, trips, quads; no straights or flushes yet): a lower row weaker than the
     one above it costs 6 (the likely foul), the top earns its royalty, pairs and better in the
     middle and bottom earn their rank over 13 plus 1 a repeated card, and a card's rank counts
@@ -290,18 +293,19 @@ def policy_score(board: Board, scorer: _Scorer) -> float:
     """
     if sum(len(row) for row in board) == HAND_SIZE:
         return float(scorer.own(board))
-    (score_b, most_b), (score_m, most_m), (score_t, most_t) = (
+    (score_b, bottom), (score_m, middle), (score_t, top) = (
         scorer.policy_row(index, row) for index, row in enumerate(board)
     )
     score = score_b + score_m + score_t
-    if most_m and most_t > most_m:
+    # A row already stronger than the one below it is a foul in the making.
+    if top > middle:
         score -= 6
-    if most_b and most_m > most_b:
+    if middle > bottom:
         score -= 6
     return score
 
 
-def _policy_action(board: Board, dealt: Sequence[Card], scorer: _Scorer) -> Action:
+def _policy_action(board: Board, dealt: Sequence[Card], scorer: Scorer) -> Action:
     actions = legal_actions(board, dealt)
     return max(actions, key=lambda action: policy_score(after(board, action), scorer))
 
@@ -309,7 +313,7 @@ def _policy_action(board: Board, dealt: Sequence[Card], scorer: _Scorer) -> Acti
 def _best_last(
     board: Board,
     dealt: Sequence[Card],
-    scorer: _Scorer,
+    scorer: Scorer,
     theirs: Sequence[Final] | None,
 ) -> Fraction:
     """The value of the last street played by its best action (against ``theirs``, or alone)."""
@@ -343,7 +347,7 @@ def play(
     rules = rules or OfcRules()
     if fantasy_value < 0:
         raise InputError(f"the fantasyland value must be 0 or more, got {fantasy_value}")
-    scorer = _Scorer(rules, fantasy_value)
+    scorer = Scorer(rules, fantasy_value)
     actions = legal_actions(position.board, position.dealt)
     if exact and not is_exact(position):
         raise InputError(
@@ -377,7 +381,7 @@ def play(
         rng.shuffle(deck)
         theirs = []
         for board in position.opponents:
-            final = _played_out(board, deck, scorer)
+            final = played_out(board, deck, scorer)
             theirs.append(scorer.final(final))
         for i, action in enumerate(actions):
             value = float(_finish(after(position.board, action), deck[:], scorer, theirs))
@@ -397,7 +401,7 @@ def play(
     )
 
 
-def _played_out(board: Board, deck: list[Card], scorer: _Scorer) -> Board:
+def played_out(board: Board, deck: list[Card], scorer: Scorer) -> Board:
     """An opponent's board completed from the top of ``deck`` (cards are taken off it)."""
     while sum(len(row) for row in board) < HAND_SIZE:
         placed = sum(len(row) for row in board)
@@ -414,7 +418,7 @@ def _played_out(board: Board, deck: list[Card], scorer: _Scorer) -> Board:
 def _finish(
     board: Board,
     deck: list[Card],
-    scorer: _Scorer,
+    scorer: Scorer,
     theirs: Sequence[Final],
 ) -> Fraction:
     """My board completed from ``deck`` by the policy, its last street by its best action."""
