@@ -65,7 +65,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "ofc": (
         "ofc",
-        "Open-face Chinese poker (Pineapple): fantasyland set exactly, positions played out.",
+        "Open-face Chinese poker (Pineapple): fantasyland, positions, the value of fantasyland.",
     ),
     "verify": (
         "golf",

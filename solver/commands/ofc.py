@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from handsolver.solver.ofc import FantasySetting
 
 ofc_app = typer.Typer(
-    help="Open-face Chinese poker (Pineapple): fantasyland set exactly, positions played out.",
+    help="Open-face Chinese poker (Pineapple): fantasyland, positions, the value of fantasyland.",
     no_args_is_help=True,
 )
 
@@ -207,7 +207,8 @@ def fantasyland(
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``ofc`` sub-app to ``app`` (``play`` lives in :mod:`.ofc_play`)."""
-    from handsolver.solver.commands import ofc_play  # noqa: F401  (registers play)
+    """Add the ``ofc`` sub-app to ``app`` (``play`` and ``study`` live in :mod:`.ofc_play`
+    and :mod:`.ofc_study`)."""
+    from handsolver.solver.commands import ofc_play, ofc_study  # noqa: F401  (register them)
 
     app.add_typer(ofc_app, name="ofc")
