@@ -422,7 +422,7 @@ def test_the_study_is_a_fixed_point_and_the_same_with_two_workers() -> None:
     assert first["share_staying"] == pytest.approx(float(share), abs=1e-6)
     for later in answer["sizes"][1:]:
         expected = later["mean_royalties"] + later["share_staying"] * float(stay)
-        assert abs(later["value"] - expected) < 1e-6
+        assert abs(later["value"] - expected) < 1e-4  # JSON rounds to 6 places
 
 
 def test_normal_hands_are_played_to_complete_boards() -> None:
