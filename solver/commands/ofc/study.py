@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.ofc import RoyaltiesOption, StayRuleOption, ofc_app, ofc_rules
+from handsolver.solver.commands.ofc.options import RoyaltiesOption, StayRuleOption, ofc_rules
 from handsolver.solver.commands.options import (
     JsonOption,
     PlotOption,
@@ -25,7 +25,6 @@ def _error(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}f}" if math.isfinite(value) else "n/a"
 
 
-@ofc_app.command()
 def study(
     hands: Annotated[
         int,
@@ -81,8 +80,8 @@ def study(
         rules = ofc_rules(royalties, stay_rule, fantasy)
         result = fantasy_study(hands, seed, rules, run, normal_hands=normal_hands)
     if plot is not None:
+        from handsolver.solver.commands.ofc.plots import fantasy_figure
         from handsolver.solver.commands.plots.figures import save
-        from handsolver.solver.commands.plots.ofc import fantasy_figure
 
         title = (
             f"Fantasyland: {hands:,} random hands a size, stay rule {stay_rule}, seed {seed}; "

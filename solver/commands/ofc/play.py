@@ -9,9 +9,8 @@ import typer
 
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
-from handsolver.solver.commands.ofc import (
+from handsolver.solver.commands.ofc.options import (
     RoyaltiesOption,
-    ofc_app,
     ofc_rules,
     points_value,
     rows_json,
@@ -55,7 +54,6 @@ def _action_json(entry: ActionValue, notation: Notation) -> dict[str, Any]:
     return fields
 
 
-@ofc_app.command()
 def play(
     dealt: Annotated[
         str,
