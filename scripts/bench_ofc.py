@@ -5,13 +5,21 @@
    anchor (an open-source Rust solver: 148.7 hands/s for 14 cards, 1.5 for 17, in a joker
    variant), with the stay value 0 and 15.
 2. ``handsolver ofc fantasyland`` on 17 cards as a whole command (start-up included).
+3. ``handsolver ofc play`` as a whole command: the last street, and two streets left against a
+   complete board (targets: 0.5 s and 5 s).
+4. With ``--study-hands N``: ``handsolver ofc study --hands N`` (and ``--size-hands``,
+   ``--normal-hands``, ``--workers``) as a whole command: its figures and its time (target: the
+   fixed point's standard error under 0.1 points in under 10 minutes on 2 cores).
 
     python scripts/bench_ofc.py [--hands 200] [--repeats 5]
+    python scripts/bench_ofc.py --hands 0 --study-hands 30000 --size-hands 2000 \
+        --normal-hands 2000 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import subprocess
@@ -24,6 +32,19 @@ from timing import median_time
 
 HANDSOLVER = [str(Path(sys.executable).with_name("handsolver"))]
 TARGET_MS = {14: 10.0, 17: 200.0}
+BOARD = "Qh Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 4h"
+PLAY = [
+    (
+        "last street",
+        0.5,
+        ["2c 3d Qc", "--board", "Kc Ks | Jc Jd 7s 7d | Ac Ad Tc Ts 3c", "--vs", BOARD],
+    ),
+    (
+        "two streets left, a complete board",
+        5.0,
+        ["2c 3d 7c", "--board", "Kc | Jc Jd 7s | Ac Ad Tc Ts 3c", "--vs", BOARD],
+    ),
+]
 ANCHOR = {14: 148.7, 17: 1.5}
 
 
@@ -32,21 +53,32 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=200, help="random hands of each size")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--study-hands", type=int, default=0)
+    parser.add_argument("--size-hands", type=int, default=2000)
+    parser.add_argument("--normal-hands", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=2)
     options = parser.parse_args()
+    if options.hands:
+        fantasyland(options.hands, options.seed, options.repeats)
+    if options.study_hands:
+        study(options)
+
+
+def fantasyland(hands: int, seed: int, repeats: int) -> None:
 
     from handsolver.models.ofc import OfcRules
     from handsolver.solver.ofc import Objective, solve_fantasyland
 
     rules = OfcRules()
     solve_fantasyland(range(14), rules)  # the tables every hand shares, built once
-    print(f"1. fantasyland, exact, one process: median of {options.hands} random hands a size")
+    print(f"1. fantasyland, exact, one process: median of {hands} random hands a size")
     print("   cards  stay  median ms  p90 ms  max ms  hands/s  target  anchor hands/s")
     for size in (14, 15, 16, 17):
         for stay in (0, 15):
-            rng = random.Random(options.seed * 100 + size)
+            rng = random.Random(seed * 100 + size)
             objective = Objective(Fraction(stay))
             times = []
-            for _ in range(options.hands):
+            for _ in range(hands):
                 hand = rng.sample(range(52), size)
                 start = time.perf_counter()
                 solve_fantasyland(hand, rules, objective)
@@ -66,6 +98,56 @@ def main() -> None:
     command = [*HANDSOLVER, "ofc", "fantasyland", hand, "--stay-value", "15"]
     took, _ = median_time(lambda: subprocess.run(command, check=True, capture_output=True), 3)
     print(f"2. handsolver ofc fantasyland (17 cards) as a command, median of 3: {took:.3f} s")
+    print(f"3. handsolver ofc play as a command, median of {repeats}")
+    for label, target, args in PLAY:
+        command = [*HANDSOLVER, "ofc", "play", *args]
+        took, _ = median_time(
+            lambda command=command: subprocess.run(command, check=True, capture_output=True),
+            repeats,
+        )
+        print(f"   {label:34} {took:7.3f} s  (< {target:g} s; ratio {took / target:.2f})")
+
+
+def study(options: argparse.Namespace) -> None:
+    command = [
+        *HANDSOLVER,
+        "ofc",
+        "study",
+        "--hands",
+        str(options.study_hands),
+        "--size-hands",
+        str(options.size_hands),
+        "--normal-hands",
+        str(options.normal_hands),
+        "--workers",
+        str(options.workers),
+        "--seed",
+        str(options.seed),
+        "--json",
+    ]
+    start = time.perf_counter()
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    answer = json.loads(done.stdout)
+    print(f"4. {' '.join(['handsolver', *command[1:-1]])}: {took:.0f} s (< 600 s)")
+    print(f"   stay value by round: {answer['stay_value_rounds']}")
+    print("   cards  hands  royalties        stay            value of fantasyland")
+    for item in answer["sizes"]:
+        hands = options.study_hands if item["cards"] == 14 else options.size_hands
+        print(
+            f"   {item['cards']:5d}  {hands:5d}  {item['mean_royalties']:6.2f} ± "
+            f"{item['royalties_stderr']:.2f}  {item['share_staying']:6.1%} ± "
+            f"{item['share_stderr']:.1%}  {item['value']:6.2f} ± {item['value_stderr']:.3f}"
+        )
+    normal = answer.get("normal")
+    if normal:
+        shares = ", ".join(f"{k}: {v:.2%}" for k, v in normal["share_fantasy"].items())
+        print(
+            f"   normal hands by the policy ({normal['hands']}): royalties "
+            f"{normal['mean_royalties']:.2f} ± {normal['royalties_stderr']:.2f}, fouled "
+            f"{normal['share_fouled']:.1%}, fantasyland {shares}; worth "
+            f"{normal['fantasy_value']:.2f} ± {normal['fantasy_value_stderr']:.2f} a hand"
+        )
 
 
 if __name__ == "__main__":

@@ -35,6 +35,16 @@ def study(
             help="Random fantasyland hands a size (2 to 1,000,000).",
         ),
     ] = 1000,
+    size_hands: Annotated[
+        int | None,
+        typer.Option(
+            "--size-hands",
+            min=0,
+            max=1_000_000,
+            help="Random hands of 15, 16 and 17 cards each (default: --hands; 0: none).",
+            show_default=False,
+        ),
+    ] = None,
     normal_hands: Annotated[
         int,
         typer.Option(
@@ -78,13 +88,15 @@ def study(
 
     with user_errors():
         rules = ofc_rules(royalties, stay_rule, fantasy)
-        result = fantasy_study(hands, seed, rules, run, normal_hands=normal_hands)
+        result = fantasy_study(
+            hands, seed, rules, run, normal_hands=normal_hands, size_hands=size_hands
+        )
     if plot is not None:
         from handsolver.solver.commands.ofc.plots import fantasy_figure
         from handsolver.solver.commands.plots.figures import save
 
         title = (
-            f"Fantasyland: {hands:,} random hands a size, stay rule {stay_rule}, seed {seed}; "
+            f"Fantasyland: {hands:,} random hands of 14 cards, stay rule {stay_rule}, seed {seed}; "
             f"value of staying {result.rounds[-1]:.2f} points"
         )
         values = {item.size: (item.value, item.value_stderr) for item in result.sizes}
@@ -93,6 +105,7 @@ def study(
     normal = result.normal
     payload: dict[str, Any] = {
         "hands": hands,
+        "size_hands": hands if size_hands is None else size_hands,
         "seed": seed,
         "rules": {"stay": stay_rule, "fantasy": fantasy, "royalties": str(royalties or "common")},
         "stay_value_rounds": list(result.rounds),
@@ -123,8 +136,10 @@ def study(
         print_json(payload)
         return
     rounds = ", ".join(f"{value:.2f}" for value in result.rounds)
+    others = hands if size_hands is None else size_hands
     typer.echo(
-        f"{hands:,} random fantasyland hands a size (seed {seed}), stay rule {stay_rule}; "
+        f"{hands:,} random fantasyland hands of 14 cards, {others:,} of 15, 16 and 17 (seed "
+        f"{seed}), stay rule {stay_rule}; "
         f"value of staying by round: {rounds} (a sample: ± 1 standard error)"
     )
     print_table(
