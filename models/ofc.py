@@ -42,7 +42,6 @@ from handsolver.models.cards import Card, InputError, parse_cards, rank_of
 from handsolver.models.chinese import (
     BACK,
     FRONT,
-    MIDDLE,
     PART_SIZES,
     Royalties,
     front_category,
@@ -52,11 +51,12 @@ from handsolver.models.chinese import (
     row_key,
     setting_of,
 )
+from handsolver.models.chinese import MIDDLE as CHINESE_MIDDLE
 from handsolver.models.poker import FULL_HOUSE, QUADS, category_index, poker_key
 from handsolver.models.split import Setting, SplitGame
 
-BOTTOM, TOP = BACK, FRONT
-"""Row indices in the engine's order (bottom, middle, top); MIDDLE is Chinese poker's."""
+BOTTOM, MIDDLE, TOP = BACK, CHINESE_MIDDLE, FRONT
+"""Row indices in the engine's order (bottom, middle, top), Chinese poker's."""
 ROW_NAMES = ("bottom", "middle", "top")
 """The rows in the engine's order, as the royalty file and ``--json`` name them."""
 HAND_SIZE = 13

@@ -189,10 +189,10 @@ def solve_fantasyland(
         wins_m = [tuple(_sign(k, o) for o in live_middle) for k in keys5]
         plain_b = [v + per_row * sum(w) for v, w in zip(plain_b, wins_b, strict=True)]
         plain_m = [v + per_row * sum(w) for v, w in zip(plain_m, wins_m, strict=True)]
-    stays_b = _stays_by_key(rule.bottom)
-    stays_m = _stays_by_key(rule.middle)
-    staying_b = [stays_b[k] for k in keys5]
-    staying_m = [stays_m[k] for k in keys5]
+    bottom_stays = _stays_by_key(rule.bottom)
+    middle_stays = _stays_by_key(rule.middle)
+    staying_b = [bottom_stays[k] for k in keys5]
+    staying_m = [middle_stays[k] for k in keys5]
 
     order_table = front_order_table()
     threes = []

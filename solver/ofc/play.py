@@ -139,7 +139,7 @@ def legal_actions(board: Board, dealt: Sequence[Card]) -> list[Action]:
     free = [size - len(row) for row, size in zip(board, CAPACITY, strict=True)]
     if not any(board):
         return list(_placements(tuple(dealt), free, None))
-    actions = []
+    actions: list[Action] = []
     for discard in dealt:
         kept = tuple(card for card in dealt if card != discard)
         actions.extend(_placements(kept, free, discard))
