@@ -60,8 +60,7 @@ BOTTOM, MIDDLE, TOP = BACK, CHINESE_MIDDLE, FRONT
 ROW_NAMES = ("bottom", "middle", "top")
 """The rows in the engine's order, as the royalty file and ``--json`` name them."""
 HAND_SIZE = 13
-FIRST_STREET, LATER_STREET, PLACED_PER_STREET = 5, 3, 2
-STREETS = 5
+FIRST_STREET, LATER_STREET = 5, 3  # cards dealt on the first street and on each later one
 MIN_FANTASY_CARDS, MAX_FANTASY_CARDS = 13, 17
 REFANTASY_CARDS = 14
 _QUEEN, _KING, _ACE = 10, 11, 12

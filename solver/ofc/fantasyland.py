@@ -11,9 +11,10 @@ The search is branch and bound over bottom, then top, then middle:
 - every 5-card subset of the hand is keyed once, with its value as a bottom and as a middle,
   every 3-card subset with its value as a top (a row's value is its royalty, its row points and
   the stay value when the row alone stays; the leaf takes the stay value once);
-- bottoms are visited by an upper bound (their value + the best middle not above them + the
-  best top), tops by their value, and a branch stops as soon as its bound cannot beat the k-th
-  best objective found so far;
+- bottoms are visited by an upper bound (their value + the best middle and top together that
+  fit under them, from running maxima over the middles by key), tops by their value, and a
+  branch stops as soon as its bound cannot beat the k-th best objective found so far (ties are
+  cut too: they could not enter the list);
 - for a bottom and a top the middles are the 5-card subsets of the cards left (126 at most for
   17 cards) that fit between them.
 
@@ -295,9 +296,9 @@ def solve_fantasyland(
                 key_m = keys5[m]
                 if key_m > key_b or key_m < order_t:
                     continue
-                plain_m_, stays_m = plain_m[m], staying_m[m]
+                value_m, stays_m = plain_m[m], staying_m[m]
                 leaves += 1
-                value = value_b + plain_t + plain_m_ + stay * (staying or stays_m)
+                value = value_b + plain_t + value_m + stay * (staying or stays_m)
                 if scoop_bound:
                     for row_b, row_m, row_t in zip(outcomes_b, wins_m[m], wins_t, strict=True):
                         if row_b == row_m == row_t != 0:
@@ -365,7 +366,7 @@ def _setting(
 
     used = mask_b | mask_m | mask_t
     setting = (cards(mask_b), cards(mask_m), cards(mask_t))
-    discards = cards(full_mask(len(hand)) ^ used)
+    discards = cards(((1 << len(hand)) - 1) ^ used)
     return FantasySetting(
         setting=setting,
         discards=discards,
@@ -373,10 +374,6 @@ def _setting(
         stays=rules.stays(setting),
         objective=Fraction(value, scale) + constant,
     )
-
-
-def full_mask(size: int) -> int:
-    return (1 << size) - 1
 
 
 def setting_objective(setting: Setting, rules: OfcRules, objective: Objective) -> Fraction:
