@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
@@ -336,11 +336,13 @@ def play(
     samples: int = 1000,
     seed: int = 0,
     exact: bool | None = None,
+    watch: Callable[[Iterable[int], int], Iterable[int]] | None = None,
 ) -> PlayAnswer:
     """Every legal action of the position ranked by its expected points (see the module).
 
     ``exact``: None computes exactly when :func:`is_exact` allows, else samples; False always
-    samples (to check a sample against the exact values); True refuses to sample.
+    samples (to check a sample against the exact values); True refuses to sample.  ``watch``
+    wraps the sample numbers with their count (the command shows progress with it).
 
     :raises InputError: for a bad position or sample count, or ``exact`` when it cannot be.
     """
@@ -376,7 +378,8 @@ def play(
     squares = [0.0] * len(actions)
     rng = random.Random(seed)
     unseen = position.unseen()
-    for _ in range(samples):
+    numbers: Iterable[int] = range(samples)
+    for _ in numbers if watch is None else watch(numbers, samples):
         deck = unseen[:]
         rng.shuffle(deck)
         theirs = []

@@ -17,6 +17,7 @@ from handsolver.solver.commands.ofc.options import (
 )
 from handsolver.solver.commands.options import JsonOption, SeedOption
 from handsolver.solver.commands.output import print_json
+from handsolver.solver.commands.progress import progress
 from handsolver.solver.commands.table import Column, print_table
 
 if TYPE_CHECKING:
@@ -124,7 +125,14 @@ def play(
         rules = ofc_rules(royalties, "standard")
         value = points_value(fantasy_value, "--fantasy-value")
         position = Position(mine, cards, opponents, dead_cards)
-        answer = play_position(position, rules, value, samples=samples, seed=seed)
+        answer = play_position(
+            position,
+            rules,
+            value,
+            samples=samples,
+            seed=seed,
+            watch=lambda numbers, count: progress(numbers, count, "ofc play"),
+        )
     shown = answer.actions[:top]
     payload: dict[str, Any] = {
         "board": rows_json(mine, notation),
