@@ -269,8 +269,13 @@ def _royalty_points(value: object, what: str) -> int:
     return int(value)
 
 
-def parse_royalties(text: str, source: str = "royalties") -> Royalties:
+def parse_royalties(
+    text: str, source: str = "royalties", row_names: tuple[str, str, str] = PART_NAMES
+) -> Royalties:
     """A royalty table from JSON text (see :class:`Royalties`).
+
+    ``row_names`` are the rows as the file names them, in the order back, middle, front (open-face
+    Chinese poker writes ``("bottom", "middle", "top")``).
 
     >>> parse_royalties('{"front": {"straight": 2}}')
     Traceback (most recent call last):
@@ -294,7 +299,7 @@ def parse_royalties(text: str, source: str = "royalties") -> Royalties:
     if not isinstance(table, dict):
         raise InputError(f"{source}: expected an object of rows")
     rows: list[tuple[int, ...]] = []
-    for row, name in enumerate(PART_NAMES):
+    for row, name in enumerate(row_names):
         entries = table.get(name, {})
         if not isinstance(entries, dict):
             raise InputError(f"{source}: row {name!r} must map hands to points")
@@ -318,9 +323,9 @@ def parse_royalties(text: str, source: str = "royalties") -> Royalties:
             exact = wanted.get((category, _main_rank(row, key)))
             values.append(exact if exact is not None else wanted.get((category, None), 0))
         rows.append(tuple(values))
-    unknown = sorted(set(table) - set(PART_NAMES))
+    unknown = sorted(set(table) - set(row_names))
     if unknown:
-        raise InputError(f"{source}: unknown row {unknown[0]!r}; rows are back, middle, front")
+        raise InputError(f"{source}: unknown row {unknown[0]!r}; rows are {', '.join(row_names)}")
     return Royalties(*rows)
 
 

@@ -63,6 +63,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "chinese",
         "Chinese poker (13 cards set 3/5/5): best settings and the best-response study.",
     ),
+    "ofc": (
+        "ofc",
+        "Open-face Chinese poker (Pineapple): fantasyland, positions, the value of fantasyland.",
+    ),
     "verify": (
         "golf",
         "Run an answer program on a challenge's own, adversarial and random cases.",

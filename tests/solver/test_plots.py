@@ -237,6 +237,19 @@ def test_chinese_study_gain_distribution(drawn: list[Figure], tmp_path: Path) ->
     assert "share of the 12 hands (%)" == ax.get_ylabel()
 
 
+def test_ofc_study_royalties_by_size_and_the_values(drawn: list[Figure], tmp_path: Path) -> None:
+    args = ["ofc", "study", "--hands", "8", "--size-hands", "4", "--seed", "2"]
+    report = json.loads(run([*args, "--json", "--plot", str(tmp_path / "ofc.svg")]))
+    (figure,) = drawn
+    shares, values = figure.axes
+    for stairs in shares.patches:  # one step line a size: shares of its hands
+        assert stairs.get_data().values.sum() == pytest.approx(1.0)
+    assert len(shares.patches) == 4
+    (points,) = [line for line in values.get_lines() if line.get_marker() == "o"]
+    expected = [item["value"] for item in report["sizes"]]
+    assert list(points.get_ydata()) == pytest.approx(expected, abs=1e-6)
+
+
 # --- determinism and formats -------------------------------------------------------------------
 
 
@@ -313,6 +326,7 @@ LONG = {
     ("big2", "stats"): ["--deals", "10000000"],
     ("chinese", "settings"): [HAND, "--vs", "greedy", "--samples", "10000000"],
     ("chinese", "study"): ["--hands", "1000000"],
+    ("ofc", "study"): ["--hands", "1000000"],
     ("paigow", "game"): ["--way", "foxwoods"],
     ("paigow", "settings"): ["As Ah Kd Qc 9s 5h 2d"],
     ("paigow", "study"): ["--hands", "1000000"],

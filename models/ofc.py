@@ -1,0 +1,295 @@
+"""Open-face Chinese poker, Pineapple: the rows, fouls, royalties, scoring and fantasyland.
+
+Rules (the defaults and their sources are in ``docs/ofc.md``):
+
+- Each player sets 13 cards into a top (3), a middle (5) and a bottom (5), with the rows of
+  Chinese poker (:mod:`handsolver.models.chinese`): the bottom at least the middle, the middle at
+  least the top, or the board is fouled.  A fouled board loses every row and earns no royalty.
+- Pineapple deals 5 cards on the first street, all placed, then four streets of 3 cards, 2
+  placed and 1 discarded face down.  Placed cards never move.
+- Two players score 1 a row, 3 more for winning all three, plus the difference of their
+  royalties; two fouled boards score 0.  With three players every pair scores.
+- QQ or better on top without fouling earns fantasyland: all cards at once, 13 set, the rest
+  discarded.  Progressive (the default): QQ 14 cards, KK 15, AA 16, three of a kind 17; flat:
+  14.  A board in fantasyland stays there with three of a kind on top, a full house or better in
+  the middle or four of a kind or better on the bottom (:data:`STAY_RULES`); staying deals 14.
+
+The game is an instance of the split-game engine with Chinese poker's row keys, parts in the
+order bottom, middle, top:
+
+>>> from handsolver.models.cards import parse_cards
+>>> rules = OfcRules()
+>>> mine = board_of_text("Qc Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 3h")
+>>> theirs = board_of_text("Ac 7d 2c | Jh Jc 8d 7s 6c | Ts Tc Td 5s 5d")
+>>> row_royalties(mine, rules.royalties)
+RowRoyalties(top=7, middle=2, bottom=4, total=13)
+>>> row_royalties(theirs, rules.royalties)
+RowRoyalties(top=0, middle=0, bottom=6, total=6)
+>>> ofc_game().outcomes(mine, theirs), score(mine, theirs, rules.royalties)
+((-1, 1, 1), 8)
+>>> rules.fantasy_cards(mine), rules.stays(mine)
+(14, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import NamedTuple
+
+from handsolver.models.cards import Card, InputError, parse_cards, rank_of
+from handsolver.models.chinese import (
+    BACK,
+    FRONT,
+    PART_SIZES,
+    Royalties,
+    front_category,
+    order_key,
+    parse_royalties,
+    points_1_6,
+    row_key,
+    setting_of,
+)
+from handsolver.models.chinese import MIDDLE as CHINESE_MIDDLE
+from handsolver.models.poker import FULL_HOUSE, QUADS, category_index, poker_key
+from handsolver.models.split import Setting, SplitGame
+
+BOTTOM, MIDDLE, TOP = BACK, CHINESE_MIDDLE, FRONT
+"""Row indices in the engine's order (bottom, middle, top), Chinese poker's."""
+ROW_NAMES = ("bottom", "middle", "top")
+"""The rows in the engine's order, as the royalty file and ``--json`` name them."""
+HAND_SIZE = 13
+FIRST_STREET, LATER_STREET = 5, 3  # cards dealt on the first street and on each later one
+MIN_FANTASY_CARDS, MAX_FANTASY_CARDS = 13, 17
+REFANTASY_CARDS = 14
+_QUEEN, _KING, _ACE = 10, 11, 12
+
+DEFAULT_ROYALTIES = """{
+  "bottom": {"straight": 2, "flush": 4, "full house": 6, "four of a kind": 10,
+             "straight flush": 15, "straight flush A": 25},
+  "middle": {"three of a kind": 2, "straight": 4, "flush": 8, "full house": 12,
+             "four of a kind": 20, "straight flush": 30, "straight flush A": 50},
+  "top": {"pair 6": 1, "pair 7": 2, "pair 8": 3, "pair 9": 4, "pair T": 5, "pair J": 6,
+          "pair Q": 7, "pair K": 8, "pair A": 9,
+          "three of a kind 2": 10, "three of a kind 3": 11, "three of a kind 4": 12,
+          "three of a kind 5": 13, "three of a kind 6": 14, "three of a kind 7": 15,
+          "three of a kind 8": 16, "three of a kind 9": 17, "three of a kind T": 18,
+          "three of a kind J": 19, "three of a kind Q": 20, "three of a kind K": 21,
+          "three of a kind A": 22}
+}"""
+"""The common royalty table, in the royalty file format (Chinese poker's, rows named
+bottom, middle, top); a royal flush is the ace-high straight flush."""
+
+
+def parse_ofc_royalties(text: str, source: str = "royalties") -> Royalties:
+    """A royalty table from JSON text with rows ``bottom``, ``middle`` and ``top``.
+
+    >>> table = parse_ofc_royalties('{"top": {"pair Q": 7}}')
+    >>> table.of_row(TOP, parse_cards("Qc Qd 2s")), table.of_row(TOP, parse_cards("Jc Jd As"))
+    (7, 0)
+
+    :raises InputError: naming the bad row, hand or points.
+    """
+    bottom, middle, top = ROW_NAMES
+    return parse_royalties(text, source, row_names=(bottom, middle, top))
+
+
+@cache
+def default_royalties() -> Royalties:
+    """The common table (:data:`DEFAULT_ROYALTIES`)."""
+    return parse_ofc_royalties(DEFAULT_ROYALTIES, "default royalties")
+
+
+@cache
+def ofc_game() -> SplitGame[int]:
+    """The rows, order rule and row points (no royalties) as a split game.
+
+    Row points are Chinese poker's 1-6: a row is worth 1 and winning all three 3 more.
+    """
+    return SplitGame(
+        name="ofc",
+        part_names=ROW_NAMES,
+        part_sizes=PART_SIZES,
+        row_key=row_key,
+        points=points_1_6,
+        order_key=order_key,
+    )
+
+
+def board_of(top: Sequence[Card], middle: Sequence[Card], bottom: Sequence[Card]) -> Setting:
+    """The engine's setting (bottom, middle, top) from the rows as players write them."""
+    return setting_of(top, middle, bottom)
+
+
+def board_of_text(text: str) -> Setting:
+    """A complete board from ``TOP | MIDDLE | BOTTOM`` (3, 5 and 5 distinct cards).
+
+    >>> board_of_text("Qc Qd | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 3h")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    handsolver.models.cards.InputError: board '...': top needs 3 cards, got 2
+
+    :raises InputError: naming the board and what is wrong with it.
+    """
+    rows = partial_board_of_text(text)
+    for name, size, cards in zip(("top", "middle", "bottom"), (3, 5, 5), rows, strict=True):
+        if len(cards) != size:
+            raise InputError(f"board {text.strip()!r}: {name} needs {size} cards, got {len(cards)}")
+    top, middle, bottom = rows
+    return board_of(top, middle, bottom)
+
+
+def partial_board_of_text(text: str) -> tuple[tuple[Card, ...], ...]:
+    """The rows ``TOP | MIDDLE | BOTTOM`` of a board being built, top first; a row may be
+    empty or short, never over its size, and no card may appear twice.
+
+    >>> partial_board_of_text("Kc | | 2c 2d")
+    ((44,), (), (0, 1))
+
+    :raises InputError: naming the board and the bad row or card.
+    """
+    parts = text.split("|")
+    if len(parts) != 3:
+        raise InputError(f"board {text.strip()!r}: write three rows, TOP | MIDDLE | BOTTOM")
+    rows = tuple(parse_cards(part) if part.strip() else () for part in parts)
+    for name, size, cards in zip(("top", "middle", "bottom"), (3, 5, 5), rows, strict=True):
+        if len(cards) > size:
+            raise InputError(f"board {text.strip()!r}: {name} holds {size} cards, got {len(cards)}")
+    seen: set[Card] = set()
+    for card in (card for row in rows for card in row):
+        if card in seen:
+            from handsolver.models.cards import card_name
+
+            raise InputError(f"board {text.strip()!r}: card {card_name(card)!r} is given twice")
+        seen.add(card)
+    return rows
+
+
+class RowRoyalties(NamedTuple):
+    """A board's royalties row by row (all 0 when it is fouled)."""
+
+    top: int
+    middle: int
+    bottom: int
+    total: int
+
+
+def is_foul(board: Setting) -> bool:
+    """Whether a complete board breaks the order rule (bottom >= middle >= top)."""
+    return ofc_game().is_foul(board)
+
+
+def row_royalties(board: Setting, royalties: Royalties) -> RowRoyalties:
+    """The royalties a complete board earns, row by row; a fouled board earns none."""
+    if is_foul(board):
+        return RowRoyalties(0, 0, 0, 0)
+    bottom, middle, top = (royalties.of_row(row, part) for row, part in enumerate(board))
+    return RowRoyalties(top, middle, bottom, top + middle + bottom)
+
+
+def score(mine: Setting, theirs: Setting, royalties: Royalties) -> int:
+    """My points against one opponent: the row points (1 a row, 3 more for all three) plus my
+    royalties less theirs; a fouled board loses every row and earns nothing."""
+    rows = ofc_game().score(mine, theirs)
+    assert isinstance(rows, int)
+    return rows + row_royalties(mine, royalties).total - row_royalties(theirs, royalties).total
+
+
+def scores(boards: Sequence[Setting], royalties: Royalties) -> tuple[int, ...]:
+    """Each player's total against every other (2 or 3 players, scored in pairs); the totals
+    sum to 0.
+
+    >>> boards = [board_of_text(text) for text in (
+    ...     "Qc Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 3h",
+    ...     "Ac 7d 2c | Jh Jc 8d 7s 6c | Ts Tc Td 5s 5d",
+    ...     "Kc Kd Ks | 2c 3c 4c 5c 7h | 6d 7c 8c 9s Js")]  # fouled: trips over a high card
+    >>> scores(boards, default_royalties())
+    (27, 4, -31)
+    """
+    if not 2 <= len(boards) <= 3:
+        raise InputError(f"a scoring needs 2 or 3 boards, got {len(boards)}")
+    return tuple(
+        sum(score(mine, theirs, royalties) for j, theirs in enumerate(boards) if j != i)
+        for i, mine in enumerate(boards)
+    )
+
+
+@dataclass(frozen=True)
+class StayRule:
+    """Which rows keep a board in fantasyland: the weakest category that stays in each row, or
+    None when that row cannot (top categories: 0 high card, 1 pair, 2 three of a kind; middle and
+    bottom: :data:`handsolver.models.poker.CATEGORY_NAMES` indices)."""
+
+    top: int | None
+    middle: int | None
+    bottom: int | None
+
+
+STAY_RULES: dict[str, StayRule] = {
+    "standard": StayRule(top=2, middle=FULL_HOUSE, bottom=QUADS),
+    "no-middle": StayRule(top=2, middle=None, bottom=QUADS),
+}
+"""``standard``: three of a kind on top, a full house or better in the middle, or four of a
+kind or better on the bottom; ``no-middle``: the same without the middle."""
+FANTASY_RULES = ("progressive", "flat")
+
+
+@dataclass(frozen=True)
+class OfcRules:
+    """One table's rules: royalties, how fantasyland is entered and how it is kept."""
+
+    royalties: Royalties = field(default_factory=default_royalties)
+    fantasy: str = "progressive"
+    stay: str = "standard"
+
+    def __post_init__(self) -> None:
+        if self.fantasy not in FANTASY_RULES:
+            raise InputError(
+                f"unknown fantasyland rule {self.fantasy!r}; use {' or '.join(FANTASY_RULES)}"
+            )
+        if self.stay not in STAY_RULES:
+            raise InputError(f"unknown stay rule {self.stay!r}; use {' or '.join(STAY_RULES)}")
+
+    @property
+    def stay_rule(self) -> StayRule:
+        return STAY_RULES[self.stay]
+
+    def fantasy_cards(self, board: Setting) -> int | None:
+        """The cards a complete board's owner is dealt in fantasyland next, or None.
+
+        >>> rules = OfcRules()
+        >>> [rules.fantasy_cards(board_of_text(top + " | 9c 9d 9h 3c 3d | 4s 5s 6s 7s 8s"))
+        ...  for top in ("Jc Jd 2s", "Qc Qd 2s", "Kc Kd 2s", "As Ah 2s", "2c 2d 2h")]
+        [None, 14, 15, 16, 17]
+        >>> OfcRules(fantasy="flat").fantasy_cards(board_of_text(
+        ...     "2c 2d 2h | Ac Ad Ah 3c 3d | 4s 5s 6s 7s 8s"))
+        14
+        """
+        if is_foul(board):
+            return None
+        top = board[TOP]
+        category = front_category(top)
+        ranks = sorted((rank_of(card) for card in top), reverse=True)
+        pair = ranks[1]  # the middle of three sorted ranks is in any pair
+        if category == 0 or (category == 1 and pair < _QUEEN):
+            return None
+        if self.fantasy == "flat":
+            return REFANTASY_CARDS
+        if category == 2:
+            return MAX_FANTASY_CARDS
+        return {_QUEEN: 14, _KING: 15, _ACE: 16}[pair]
+
+    def row_stays(self, row: int, cards: Sequence[Card]) -> bool:
+        """Whether this row alone would keep a board (that is not fouled) in fantasyland."""
+        rule = self.stay_rule
+        if row == TOP:
+            return rule.top is not None and front_category(cards) >= rule.top
+        least = rule.middle if row == MIDDLE else rule.bottom
+        return least is not None and category_index(poker_key(cards)) >= least
+
+    def stays(self, board: Setting) -> bool:
+        """Whether a complete board set in fantasyland keeps its owner there."""
+        if is_foul(board):
+            return False
+        return any(self.row_stays(row, part) for row, part in enumerate(board))

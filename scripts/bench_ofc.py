@@ -1,0 +1,181 @@
+"""Open-face Chinese poker timings against the targets.
+
+1. The exact fantasyland search, in one process: the median time per hand over random hands of
+   14 to 17 cards (targets: 14 cards < 10 ms, 17 cards < 200 ms), with hands a second beside the
+   anchor (an open-source Rust solver: 148.7 hands/s for 14 cards, 1.5 for 17, in a joker
+   variant), with the stay value 0 and 15.
+
+Every time is printed twice: wall clock and CPU time (this process's, or the command's).  On a
+machine shared with other jobs the wall clock counts their turns too; the CPU time is what the
+work itself took, and the targets are compared with it.
+2. ``handsolver ofc fantasyland`` on 17 cards as a whole command (start-up included).
+3. ``handsolver ofc play`` as a whole command: the last street, and two streets left against a
+   complete board (targets: 0.5 s and 5 s).
+4. With ``--study-hands N``: ``handsolver ofc study --hands N`` (and ``--size-hands``,
+   ``--normal-hands``, ``--workers``) as a whole command: its figures and its time (target: the
+   fixed point's standard error under 0.1 points in under 10 minutes on 2 cores).
+
+    python scripts/bench_ofc.py [--hands 200] [--repeats 5]
+    python scripts/bench_ofc.py --hands 0 --study-hands 30000 --size-hands 2000 \
+        --normal-hands 2000 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+HANDSOLVER = [str(Path(sys.executable).with_name("handsolver"))]
+TARGET_MS = {14: 10.0, 17: 200.0}
+BOARD = "Qh Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 4h"
+PLAY = [
+    (
+        "last street",
+        0.5,
+        ["2c 3d Qc", "--board", "Kc Ks | Jc Jd 7s 7d | Ac Ad Tc Ts 3c", "--vs", BOARD],
+    ),
+    (
+        "two streets left, a complete board",
+        5.0,
+        ["2c 3d 7c", "--board", "Kc | Jc Jd 7s | Ac Ad Tc Ts 3c", "--vs", BOARD],
+    ),
+]
+ANCHOR = {14: 148.7, 17: 1.5}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=200, help="random hands of each size")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--study-hands", type=int, default=0)
+    parser.add_argument("--size-hands", type=int, default=2000)
+    parser.add_argument("--normal-hands", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=2)
+    options = parser.parse_args()
+    if options.hands:
+        fantasyland(options.hands, options.seed, options.repeats)
+    if options.study_hands:
+        study(options)
+
+
+def fantasyland(hands: int, seed: int, repeats: int) -> None:
+
+    from handsolver.models.ofc import OfcRules
+    from handsolver.solver.ofc import Objective, solve_fantasyland
+
+    rules = OfcRules()
+    solve_fantasyland(range(14), rules)  # the tables every hand shares, built once
+    print(f"1. fantasyland, exact, one process: median of {hands} random hands a size")
+    print(
+        "   cards  stay  wall ms  CPU ms  CPU p90  CPU max  hands/s (CPU)  target  anchor hands/s"
+    )
+    for size in (14, 15, 16, 17):
+        for stay in (0, 15):
+            rng = random.Random(seed * 100 + size)
+            objective = Objective(Fraction(stay))
+            walls, cpus = [], []
+            for _ in range(hands):
+                hand = rng.sample(range(52), size)
+                wall, cpu = time.perf_counter(), time.process_time()
+                solve_fantasyland(hand, rules, objective)
+                cpus.append(time.process_time() - cpu)
+                walls.append(time.perf_counter() - wall)
+            cpus.sort()
+            median = statistics.median(cpus) * 1000
+            p90 = cpus[int(0.9 * (len(cpus) - 1))] * 1000
+            rate = len(cpus) / sum(cpus)
+            target = f"< {TARGET_MS[size]:g}" if size in TARGET_MS else ""
+            anchor = f"{ANCHOR[size]:g}" if size in ANCHOR else ""
+            print(
+                f"   {size:5d}  {stay:4d}  {statistics.median(walls) * 1000:7.2f}  {median:6.2f}"
+                f"  {p90:7.2f}  {cpus[-1] * 1000:7.1f}  {rate:13.1f}  {target:6}  {anchor}"
+            )
+
+    hand = "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c 5d 6d Jh"
+    command = [*HANDSOLVER, "ofc", "fantasyland", hand, "--stay-value", "15"]
+    wall, cpu = command_times(command, 3)
+    print(
+        f"2. handsolver ofc fantasyland (17 cards) as a command, median of 3: {wall:.3f} s wall,"
+        f" {cpu:.3f} s CPU"
+    )
+    print(f"3. handsolver ofc play as a command, median of {repeats}")
+    for label, target, args in PLAY:
+        wall, cpu = command_times([*HANDSOLVER, "ofc", "play", *args], repeats)
+        print(
+            f"   {label:34} {wall:7.3f} s wall  {cpu:6.3f} s CPU  (< {target:g} s; ratio "
+            f"{cpu / target:.2f})"
+        )
+
+
+def command_times(command: list[str], repeats: int) -> tuple[float, float]:
+    """The median wall-clock and CPU (user + system) seconds of a command over ``repeats``."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def study(options: argparse.Namespace) -> None:
+    command = [
+        *HANDSOLVER,
+        "ofc",
+        "study",
+        "--hands",
+        str(options.study_hands),
+        "--size-hands",
+        str(options.size_hands),
+        "--normal-hands",
+        str(options.normal_hands),
+        "--workers",
+        str(options.workers),
+        "--seed",
+        str(options.seed),
+        "--json",
+    ]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    answer = json.loads(done.stdout)
+    print(
+        f"4. {' '.join(['handsolver', *command[1:-1]])}: {took:.0f} s wall, {cpu:.0f} s CPU "
+        f"over all processes (< 600 s on 2 cores: {cpu / 2:.0f} s if they were free)"
+    )
+    print(f"   stay value by round: {answer['stay_value_rounds']}")
+    print("   cards  hands  royalties        stay            value of fantasyland")
+    for item in answer["sizes"]:
+        hands = options.study_hands if item["cards"] == 14 else options.size_hands
+        print(
+            f"   {item['cards']:5d}  {hands:5d}  {item['mean_royalties']:6.2f} ± "
+            f"{item['royalties_stderr']:.2f}  {item['share_staying']:6.1%} ± "
+            f"{item['share_stderr']:.1%}  {item['value']:6.2f} ± {item['value_stderr']:.3f}"
+        )
+    normal = answer.get("normal")
+    if normal:
+        shares = ", ".join(f"{k}: {v:.2%}" for k, v in normal["share_fantasy"].items())
+        print(
+            f"   normal hands by the policy ({normal['hands']}): royalties "
+            f"{normal['mean_royalties']:.2f} ± {normal['royalties_stderr']:.2f}, fouled "
+            f"{normal['share_fouled']:.1%}, fantasyland {shares}; worth "
+            f"{normal['fantasy_value']:.2f} ± {normal['fantasy_value_stderr']:.2f} a hand"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""``handsolver ofc fantasyland``: the best settings of a fantasyland hand, proven best.
+
+Objectives are exact: integers or fractions in strings in JSON.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.inputs import card_texts
+from handsolver.solver.commands.ofc.options import (
+    MAX_STAY_VALUE,
+    RoyaltiesOption,
+    StayRuleOption,
+    ofc_rules,
+    points_value,
+    rows_json,
+)
+from handsolver.solver.commands.options import JsonOption
+from handsolver.solver.commands.output import print_json
+from handsolver.solver.commands.table import Column, print_table
+
+if TYPE_CHECKING:
+    from handsolver.models.cards import Notation
+    from handsolver.solver.ofc import FantasySetting
+
+
+def _setting_json(entry: FantasySetting, notation: Notation) -> dict[str, Any]:
+    return {
+        **rows_json(entry.setting, notation),
+        "discards": notation.card_strings(entry.discards),
+        "royalties": entry.royalties._asdict(),
+        "stays": entry.stays,
+        "objective": str(entry.objective),
+    }
+
+
+def fantasyland(
+    hand_text: Annotated[
+        str, typer.Argument(metavar="HAND", help="The 13 to 17 cards dealt in fantasyland.")
+    ],
+    stay_value: Annotated[
+        str,
+        typer.Option(
+            "--stay-value",
+            metavar="P",
+            help=f"Points for staying in fantasyland, 0 to {MAX_STAY_VALUE:,} (12.5 and 25/2 "
+            "are exact).",
+        ),
+    ] = "0",
+    vs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vs",
+            metavar="TOP|MIDDLE|BOTTOM",
+            help="A known opponent board (repeat for a second): the objective adds the points "
+            "scored against it.",
+            show_default=False,
+        ),
+    ] = None,
+    top: Annotated[
+        int, typer.Option("--top", min=1, max=1000, help="Settings listed, 1 to 1,000.")
+    ] = 5,
+    royalties: RoyaltiesOption = None,
+    stay_rule: StayRuleOption = "standard",
+    json_output: JsonOption = False,
+) -> None:
+    """The best ways to set a fantasyland hand: 13 of HAND set top 3, middle 5, bottom 5, the
+    rest discarded, ranked by royalties plus --stay-value when the setting stays in
+    fantasyland (plus the points against --vs boards), proven best.
+
+    \b
+    Examples:
+      handsolver ofc fantasyland "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c"
+      handsolver ofc fantasyland "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c" --stay-value 12.5
+    """
+    from handsolver.models.cards import InputError, parse_deal
+    from handsolver.models.ofc import board_of_text
+    from handsolver.solver.ofc import Objective, check_fantasy_hand, solve_fantasyland
+
+    with user_errors():
+        deal = parse_deal(card_texts([hand_text]), hand_size=(13, 17))
+        if len(deal.hands) != 1:
+            raise InputError(f"one fantasyland hand, please: got {len(deal.hands)}")
+        hand, notation = deal.hands[0], deal.notation
+        check_fantasy_hand(hand)
+        rules = ofc_rules(royalties, stay_rule)
+        value = points_value(stay_value, "--stay-value")
+        boards = tuple(board_of_text(board) for board in vs or [])
+        objective = Objective(value, boards)
+        answer = solve_fantasyland(hand, rules, objective, top=top)
+    payload: dict[str, Any] = {
+        "cards": notation.card_strings(hand),
+        "rules": {
+            "royalties": "common" if royalties is None else str(royalties),
+            "stay": stay_rule,
+            "stay_value": str(value),
+            "against": [rows_json(board, notation) for board in boards],
+        },
+        "settings": [_setting_json(entry, notation) for entry in answer.settings],
+        "proven": answer.proven,
+    }
+    if json_output:
+        print_json(payload)
+        return
+    against = "".join(
+        f"\nagainst: {notation.format_cards(b[2])} | {notation.format_cards(b[1])} | "
+        f"{notation.format_cards(b[0])}"
+        for b in boards
+    )
+    typer.echo(
+        f"cards: {notation.format_cards(hand)} ({len(hand)})   stay value: {value}   "
+        f"stay rule: {stay_rule}{against}"
+    )
+    typer.echo("proven best: every other setting scores at most the last one listed")
+    columns = [
+        Column("#"),
+        Column("top", keep=True),
+        Column("middle", keep=True),
+        Column("bottom", keep=True),
+        Column("discards", "out", priority=1),
+        Column("royalties", "roy", priority=2),
+        Column("stays", priority=3),
+        Column("objective", "obj", keep=True),
+    ]
+    rows = []
+    for place, entry in enumerate(answer.settings):
+        r = entry.royalties
+        rows.append(
+            [
+                place + 1,
+                notation.format_cards(entry.setting[2]),
+                notation.format_cards(entry.setting[1]),
+                notation.format_cards(entry.setting[0]),
+                notation.format_cards(entry.discards) or "-",
+                f"{r.total} ({r.top}/{r.middle}/{r.bottom})",
+                "yes" if entry.stays else "no",
+                str(entry.objective),
+            ]
+        )
+    print_table(None, columns, rows, highlight=[0])

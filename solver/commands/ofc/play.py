@@ -1,0 +1,187 @@
+"""``handsolver ofc play``: every action of a Pineapple position ranked by expected points."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.inputs import card_texts
+from handsolver.solver.commands.ofc.options import (
+    RoyaltiesOption,
+    ofc_rules,
+    points_value,
+    rows_json,
+)
+from handsolver.solver.commands.options import JsonOption, SeedOption
+from handsolver.solver.commands.output import print_json
+from handsolver.solver.commands.progress import progress
+from handsolver.solver.commands.table import Column, print_table
+
+if TYPE_CHECKING:
+    from handsolver.models.cards import Notation
+    from handsolver.solver.ofc.play import ActionValue
+
+BoardOption = "TOP|MIDDLE|BOTTOM"
+
+
+def _board(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    from handsolver.models.ofc import partial_board_of_text
+
+    top, middle, bottom = partial_board_of_text(text)
+    return (bottom, middle, top)
+
+
+def _value_text(entry: ActionValue) -> str:
+    if entry.stderr is None:  # exact: whole points as they are, else to 4 places (JSON: exact)
+        value = entry.value
+        whole = not isinstance(value, float) and value.denominator == 1
+        return f"{int(value):+d}" if whole else f"{float(value):+.4f}"
+    error = f"{entry.stderr:.3f}" if math.isfinite(entry.stderr) else "n/a"
+    return f"{float(entry.value):+.3f} ± {error}"
+
+
+def _action_json(entry: ActionValue, notation: Notation) -> dict[str, Any]:
+    action = entry.action
+    fields: dict[str, Any] = {
+        **rows_json(action.rows, notation),
+        "discard": None if action.discard is None else notation.format(action.discard),
+        "points": str(entry.value) if entry.stderr is None else round(float(entry.value), 6),
+    }
+    if entry.stderr is not None:
+        fields["stderr"] = round(entry.stderr, 6) if math.isfinite(entry.stderr) else None
+    return fields
+
+
+def play(
+    dealt: Annotated[
+        str,
+        typer.Argument(
+            metavar="HAND", help="My cards this street: 5 on the first, else 3 (2 kept)."
+        ),
+    ],
+    board: Annotated[
+        str,
+        typer.Option("--board", metavar=BoardOption, help="My board so far (empty rows allowed)."),
+    ] = "||",
+    vs: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--vs",
+            metavar=BoardOption,
+            help="An opponent's board, complete or not (one or two opponents).",
+            show_default=False,
+        ),
+    ] = None,
+    dead: Annotated[
+        str,
+        typer.Option("--dead", metavar="CARDS", help="Cards seen out of play (my discards)."),
+    ] = "",
+    fantasy_value: Annotated[
+        str,
+        typer.Option(
+            "--fantasy-value", metavar="P", help="Points for a final board that earns fantasyland."
+        ),
+    ] = "0",
+    samples: Annotated[
+        int,
+        typer.Option(
+            "--samples", min=2, max=1_000_000, help="Sampled deals when not exact (2 to 1,000,000)."
+        ),
+    ] = 1000,
+    seed: SeedOption = 0,
+    top: Annotated[
+        int, typer.Option("--top", min=1, max=1000, help="Actions listed, 1 to 1,000.")
+    ] = 10,
+    royalties: RoyaltiesOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Every legal action (which cards where, which discarded) ranked by expected points.
+
+    Exact when every opponent's board is complete and at most one street follows this one
+    (every deal enumerated, the last street played by its best action); else a sample of
+    --samples deals, earlier streets played by the policy of the documentation.
+
+    \b
+    Example (the last two streets against a complete board):
+      handsolver ofc play "2c 3d 7c" --board "Kc | Jc Jd 7s | Ac Ad Tc Ts 3c" \\
+          --vs "Qh Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 4h" --dead "5d 6s"
+    """
+    from handsolver.models.cards import InputError, notation_of, parse_cards
+    from handsolver.solver.ofc.play import Position
+    from handsolver.solver.ofc.play import play as play_position
+
+    with user_errors():
+        text = " ".join(card_texts([dealt]))
+        cards = parse_cards(text)
+        notation = notation_of(text)
+        mine = _board(board)
+        if not vs:
+            raise InputError("give the opponents' boards with --vs (one or two)")
+        opponents = tuple(_board(item) for item in vs)
+        dead_cards = parse_cards(dead) if dead.strip() else ()
+        rules = ofc_rules(royalties, "standard")
+        value = points_value(fantasy_value, "--fantasy-value")
+        position = Position(mine, cards, opponents, dead_cards)
+        answer = play_position(
+            position,
+            rules,
+            value,
+            samples=samples,
+            seed=seed,
+            watch=lambda numbers, count: progress(numbers, count, "ofc play"),
+        )
+    shown = answer.actions[:top]
+    payload: dict[str, Any] = {
+        "board": rows_json(mine, notation),
+        "dealt": notation.card_strings(cards),
+        "opponents": [rows_json(b, notation) for b in opponents],
+        "dead": notation.card_strings(dead_cards),
+        "fantasy_value": str(value),
+        "exact": answer.exact,
+        "deals": answer.deals,
+        "actions_total": len(answer.actions),
+        "actions": [_action_json(entry, notation) for entry in shown],
+    }
+    if json_output:
+        print_json(payload)
+        return
+    if answer.exact:
+        typer.echo(
+            f"exact: {answer.deals:,} deal(s) enumerated, the last street played by its best "
+            f"action; {len(answer.actions)} legal actions"
+        )
+    else:
+        typer.echo(
+            f"sampled: {answer.deals:,} deals (mean ± standard error), earlier streets by the "
+            f"policy, the last by its best action; {len(answer.actions)} legal actions"
+        )
+
+    def added(cards: tuple[int, ...]) -> str:
+        return "+" + notation.format_cards(cards) if cards else ""
+
+    print_table(
+        None,
+        [
+            Column("#"),
+            Column("top", keep=True),
+            Column("middle", keep=True),
+            Column("bottom", keep=True),
+            Column("discard", "out", keep=True),
+            Column("points", keep=True),
+        ],
+        (
+            [
+                place + 1,
+                added(entry.action.rows[2]),
+                added(entry.action.rows[1]),
+                added(entry.action.rows[0]),
+                "" if entry.action.discard is None else notation.format(entry.action.discard),
+                _value_text(entry),
+            ]
+            for place, entry in enumerate(shown)
+        ),
+        highlight=[0],
+    )

@@ -1,0 +1,172 @@
+"""``handsolver ofc study``: the value of fantasyland as a fixed point, over random hands."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any
+
+import typer
+
+from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.ofc.options import RoyaltiesOption, StayRuleOption, ofc_rules
+from handsolver.solver.commands.options import (
+    JsonOption,
+    PlotOption,
+    SchedulerOption,
+    SeedOption,
+    WorkersOption,
+)
+from handsolver.solver.commands.output import print_json
+from handsolver.solver.commands.progress import progress
+from handsolver.solver.commands.table import Column, print_table
+
+
+def _error(value: float, digits: int = 3) -> str:
+    return f"{value:.{digits}f}" if math.isfinite(value) else "n/a"
+
+
+def study(
+    hands: Annotated[
+        int,
+        typer.Option(
+            "--hands",
+            min=2,
+            max=1_000_000,
+            help="Random fantasyland hands a size (2 to 1,000,000).",
+        ),
+    ] = 1000,
+    size_hands: Annotated[
+        int | None,
+        typer.Option(
+            "--size-hands",
+            min=0,
+            max=1_000_000,
+            help="Random hands of 15, 16 and 17 cards each (default: --hands; 0: none).",
+            show_default=False,
+        ),
+    ] = None,
+    normal_hands: Annotated[
+        int,
+        typer.Option(
+            "--normal-hands",
+            min=0,
+            max=1_000_000,
+            help="Normal hands played by the policy (0 to 1,000,000).",
+        ),
+    ] = 0,
+    seed: SeedOption = 0,
+    royalties: RoyaltiesOption = None,
+    stay_rule: StayRuleOption = "standard",
+    fantasy: Annotated[
+        str,
+        typer.Option(
+            "--fantasy",
+            metavar="progressive|flat",
+            help="Cards fantasyland deals: progressive (QQ 14, KK 15, AA 16, trips 17) or flat "
+            "(14).",
+        ),
+    ] = "progressive",
+    workers: WorkersOption = 1,
+    scheduler: SchedulerOption = None,
+    json_output: JsonOption = False,
+    plot: PlotOption = None,
+) -> None:
+    """The value of being in fantasyland with 14 to 17 cards, as a fixed point: the mean
+    royalties of the best settings plus the share that stays times the value of staying (14
+    cards), each hand set knowing that value.  With --normal-hands, normal hands played by the
+    policy: fouls, royalties and the fantasyland they earn.
+
+    Example: handsolver ofc study --hands 2000 --normal-hands 1000 --workers 2
+    """
+    from handsolver.solver.batch import run_batch
+    from handsolver.solver.ofc.studies import fantasy_study
+
+    def run(function: Any, jobs: Any, count: int) -> Any:
+        return progress(
+            run_batch(function, jobs, workers=workers, scheduler=scheduler), count, "ofc study"
+        )
+
+    with user_errors():
+        rules = ofc_rules(royalties, stay_rule, fantasy)
+        result = fantasy_study(
+            hands, seed, rules, run, normal_hands=normal_hands, size_hands=size_hands
+        )
+    if plot is not None:
+        from handsolver.solver.commands.ofc.plots import fantasy_figure
+        from handsolver.solver.commands.plots.figures import save
+
+        title = (
+            f"Fantasyland: {hands:,} random hands of 14 cards, stay rule {stay_rule}, seed {seed}; "
+            f"value of staying {result.rounds[-1]:.2f} points"
+        )
+        values = {item.size: (item.value, item.value_stderr) for item in result.sizes}
+        with user_errors():
+            save(fantasy_figure(result.royalties, values, title), plot)
+    normal = result.normal
+    payload: dict[str, Any] = {
+        "hands": hands,
+        "size_hands": hands if size_hands is None else size_hands,
+        "seed": seed,
+        "rules": {"stay": stay_rule, "fantasy": fantasy, "royalties": str(royalties or "common")},
+        "stay_value_rounds": list(result.rounds),
+        "sizes": [
+            {
+                "cards": item.size,
+                "mean_royalties": round(item.royalties, 6),
+                "royalties_stderr": round(item.royalties_stderr, 6),
+                "share_staying": round(item.share_staying, 6),
+                "share_stderr": round(item.share_stderr, 6),
+                "value": round(item.value, 6),
+                "value_stderr": round(item.value_stderr, 6),
+            }
+            for item in result.sizes
+        ],
+    }
+    if normal is not None:
+        payload["normal"] = {
+            "hands": normal.hands,
+            "mean_royalties": round(normal.royalties, 6),
+            "royalties_stderr": round(normal.royalties_stderr, 6),
+            "share_fouled": round(normal.share_fouled, 6),
+            "share_fantasy": {str(k): round(v, 6) for k, v in normal.share_fantasy.items()},
+            "fantasy_value": round(normal.fantasy_value, 6),
+            "fantasy_value_stderr": round(normal.fantasy_value_stderr, 6),
+        }
+    if json_output:
+        print_json(payload)
+        return
+    rounds = ", ".join(f"{value:.2f}" for value in result.rounds)
+    others = hands if size_hands is None else size_hands
+    typer.echo(
+        f"{hands:,} random fantasyland hands of 14 cards, {others:,} of 15, 16 and 17 (seed "
+        f"{seed}), stay rule {stay_rule}; "
+        f"value of staying by round: {rounds} (a sample: ± 1 standard error)"
+    )
+    print_table(
+        None,
+        [
+            Column("cards"),
+            Column("royalties", keep=True),
+            Column("stay", keep=True),
+            Column("value of fantasyland", "value", keep=True),
+        ],
+        (
+            [
+                item.size,
+                f"{item.royalties:.2f} ± {_error(item.royalties_stderr, 2)}",
+                f"{item.share_staying:.1%} ± {item.share_stderr:.1%}",
+                f"{item.value:.2f} ± {_error(item.value_stderr, 2)}",
+            ]
+            for item in result.sizes
+        ),
+    )
+    if normal is not None:
+        shares = ", ".join(
+            f"{size}: {share:.1%}" for size, share in normal.share_fantasy.items() if share
+        )
+        typer.echo(
+            f"normal hands played by the policy ({normal.hands:,}): royalties "
+            f"{normal.royalties:.2f} ± {_error(normal.royalties_stderr, 2)}, fouled "
+            f"{normal.share_fouled:.1%}, fantasyland earned {shares or 'never'}; its value "
+            f"{normal.fantasy_value:.2f} ± {_error(normal.fantasy_value_stderr, 2)} a hand"
+        )

@@ -1,0 +1,27 @@
+"""Open-face Chinese poker (Pineapple): fantasyland set exactly.
+
+:mod:`.fantasyland` holds the branch-and-bound search for the best settings of a fantasyland
+hand by an objective (royalties, the value of staying, points against known boards).
+"""
+
+from __future__ import annotations
+
+from handsolver.solver.ofc.fantasyland import (
+    FantasySetting,
+    FantasySolution,
+    Objective,
+    check_fantasy_hand,
+    check_opponents,
+    setting_objective,
+    solve_fantasyland,
+)
+
+__all__ = [
+    "check_fantasy_hand",
+    "check_opponents",
+    "FantasySetting",
+    "FantasySolution",
+    "Objective",
+    "setting_objective",
+    "solve_fantasyland",
+]

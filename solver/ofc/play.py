@@ -1,0 +1,434 @@
+"""A Pineapple position played out: every legal action ranked by the points it is expected to win.
+
+A position is my board as it stands, the cards dealt to me this street (5 on the first street,
+else 3: 2 placed and 1 discarded), the opponents' boards and the dead cards I have seen (my
+discards).  An action's value is the mean, over the deals still to come, of my points against
+every opponent (rows, scoop, royalties) plus ``fantasy_value`` when my board earns fantasyland.
+
+- **Exact** when every opponent's board is complete and I have at most one street after this
+  one: every deal of that street is enumerated and played by its best action.
+- **Sampled** otherwise: ``samples`` deals of the cards not seen (the same deals for every
+  action), with standard errors.  In a deal the opponents' remaining streets are played first,
+  then mine; the last street of each board is played by its best action against the boards it
+  meets (the opponents' by their own royalties and fantasyland), and every earlier street by
+  the *policy*: the action whose rows, as they stand, score best by :func:`policy_score`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations, product
+
+from handsolver.models.cards import Card, InputError, card_name, cards_of, mask_of
+from handsolver.models.chinese import front_key, front_order_table
+from handsolver.models.ofc import (
+    BOTTOM,
+    FIRST_STREET,
+    HAND_SIZE,
+    LATER_STREET,
+    TOP,
+    OfcRules,
+)
+from handsolver.models.poker import poker_key
+
+CAPACITY = (5, 5, 3)  # bottom, middle, top: the engine's row order
+MAX_SAMPLES = 1_000_000
+_PAIR_OF_QUEENS = 1 * 13**3 + 10 * 169  # the weakest front key that earns fantasyland
+Board = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+"""A board being built, in the engine's row order: bottom, middle, top."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """The cards one street adds to each row (bottom, middle, top) and the card discarded."""
+
+    rows: Board
+    discard: Card | None
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    action: Action
+    value: Fraction | float
+    """Exact points (a fraction), or a sample mean."""
+    stderr: float | None
+    """The sample mean's standard error; None when exact."""
+
+
+@dataclass(frozen=True)
+class PlayAnswer:
+    actions: tuple[ActionValue, ...]
+    """Best first; equal values in the order :func:`legal_actions` lists them."""
+    exact: bool
+    deals: int
+    """Deals enumerated (exact) or sampled."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """What I see: my board, my cards this street, the opponents' boards, the dead cards."""
+
+    board: Board
+    dealt: tuple[Card, ...]
+    opponents: tuple[Board, ...]
+    dead: tuple[Card, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_position(self)
+
+    @property
+    def placed(self) -> int:
+        return sum(len(row) for row in self.board)
+
+    def unseen(self) -> list[Card]:
+        """The cards not in any board, my hand this street or the dead cards."""
+        known = set(self.dealt) | set(self.dead)
+        for board in (self.board, *self.opponents):
+            known.update(card for row in board for card in row)
+        return [card for card in range(52) if card not in known]
+
+
+def check_position(position: Position) -> None:
+    """Refuse a position that cannot happen.
+
+    :raises InputError: naming a repeated card, an overfull row or a wrong number of cards.
+    """
+    seen: set[Card] = set()
+    boards = (position.board, *position.opponents)
+    for card in (
+        *position.dealt,
+        *position.dead,
+        *(card for board in boards for row in board for card in row),
+    ):
+        if card in seen:
+            raise InputError(f"card {card_name(card)!r} is given twice")
+        seen.add(card)
+    for board in boards:
+        for row, (cards, size) in enumerate(zip(board, CAPACITY, strict=True)):
+            if len(cards) > size:
+                name = ("bottom", "middle", "top")[row]
+                raise InputError(f"the {name} row holds {size} cards, got {len(cards)}")
+    if not 1 <= len(position.opponents) <= 2:
+        raise InputError(f"one or two opponents, got {len(position.opponents)}")
+    placed = position.placed
+    if placed not in (0, 5, 7, 9, 11):
+        raise InputError(f"a board holds 0, 5, 7, 9 or 11 cards before a street, got {placed}")
+    wanted = FIRST_STREET if placed == 0 else LATER_STREET
+    if len(position.dealt) != wanted:
+        raise InputError(f"this street deals {wanted} cards, got {len(position.dealt)}")
+    for board in position.opponents:
+        count = sum(len(row) for row in board)
+        if count not in (0, 5, 7, 9, 11, HAND_SIZE):
+            raise InputError(f"an opponent's board holds 0, 5, 7, 9, 11 or 13 cards, got {count}")
+
+
+def legal_actions(board: Board, dealt: Sequence[Card]) -> list[Action]:
+    """Every way to play a street: all 5 cards placed on the first, else 2 placed and 1
+    discarded, no row over its size (a card's place, never the order within a row, matters).
+
+    >>> from handsolver.models.cards import parse_cards
+    >>> len(legal_actions(((), (), ()), parse_cards("Ac Kd 7h 5s 2c")))  # 3**5 less overfull
+    232
+    >>> len(legal_actions(((1, 2, 3, 4), (5, 6, 7, 8), (9,)), parse_cards("Ac Kd 7h")))
+    21
+    """
+    free = [size - len(row) for row, size in zip(board, CAPACITY, strict=True)]
+    if not any(board):
+        return list(_placements(tuple(dealt), free, None))
+    actions: list[Action] = []
+    for discard in dealt:
+        kept = tuple(card for card in dealt if card != discard)
+        actions.extend(_placements(kept, free, discard))
+    return actions
+
+
+def _placements(cards: tuple[Card, ...], free: list[int], discard: Card | None) -> Iterator[Action]:
+    for rows in product(range(3), repeat=len(cards)):
+        if all(rows.count(row) <= free[row] for row in range(3)):
+            added = tuple(
+                tuple(c for c, r in zip(cards, rows, strict=True) if r == row) for row in range(3)
+            )
+            yield Action((added[0], added[1], added[2]), discard)
+
+
+def after(board: Board, action: Action) -> Board:
+    """The board with the action's cards added."""
+    return (board[0] + action.rows[0], board[1] + action.rows[1], board[2] + action.rows[2])
+
+
+class Scorer:
+    """Final boards scored fast, in whole points times the fantasyland value's denominator: row
+    keys and royalties cached by the row's cards as a bitmask."""
+
+    def __init__(self, rules: OfcRules, fantasy_value: Fraction) -> None:
+        self.rules = rules
+        self.scale = fantasy_value.denominator
+        self.bonus = fantasy_value.numerator
+        self.order = front_order_table()
+        self.rows: dict[int, tuple[int, int]] = {}
+        self.policy_rows: dict[tuple[int, tuple[Card, ...]], tuple[float, tuple[int, int]]] = {}
+
+    def row(self, index: int, mask: int) -> tuple[int, int]:
+        """(key, royalty) of a complete row given as a card mask."""
+        found = self.rows.get(mask * 3 + index)
+        if found is None:
+            cards = cards_of(mask)
+            royalties = self.rules.royalties
+            if index == TOP:
+                key = front_key(cards)
+                found = (key, royalties.front[key])
+            else:
+                key = poker_key(cards)
+                table = royalties.back if index == BOTTOM else royalties.middle
+                found = (key, table[key])
+            self.rows[mask * 3 + index] = found
+        return found
+
+    def final_masks(self, masks: Sequence[int]) -> Final:
+        """(fouled, row keys, royalties, earns fantasyland) of a complete board's row masks."""
+        (kb, rb), (km, rm), (kt, rt) = (self.row(i, masks[i]) for i in range(3))
+        if km > kb or self.order[kt] > km:
+            return True, (kb, km, kt), 0, False
+        return False, (kb, km, kt), rb + rm + rt, kt >= _PAIR_OF_QUEENS
+
+    def final(self, board: Board) -> Final:
+        return self.final_masks([mask_of(row) for row in board])
+
+    def scaled(self, mine: Final, theirs: Sequence[Final]) -> int:
+        """My points against the opponents' final boards plus the fantasyland value, scaled."""
+        fouled, keys, royalty, fantasy = mine
+        total = 0
+        for their_foul, their_keys, their_royalty, _ in theirs:
+            if fouled and their_foul:
+                continue
+            if fouled:
+                total -= 6 + their_royalty
+            elif their_foul:
+                total += 6 + royalty
+            else:
+                rows = sum((a > b) - (a < b) for a, b in zip(keys, their_keys, strict=True))
+                if rows in (3, -3):
+                    rows *= 2
+                total += rows + royalty - their_royalty
+        return total * self.scale + self.bonus * fantasy
+
+    def value(self, mine: Board, theirs: Sequence[Final]) -> Fraction:
+        return Fraction(self.scaled(self.final(mine), theirs), self.scale)
+
+    def own(self, board: Board) -> Fraction:
+        """A board's worth to its owner alone: royalties, a foul's usual cost, fantasyland."""
+        fouled, _, royalty, fantasy = self.final(board)
+        return Fraction((-6 if fouled else royalty) * self.scale + self.bonus * fantasy, self.scale)
+
+    def policy_row(self, index: int, row: tuple[Card, ...]) -> tuple[float, tuple[int, int]]:
+        """A row being built as :func:`policy_score` judges it: its score and its strength
+        (the count of its most repeated rank and that rank; (0, -1) for an empty row)."""
+        found = self.policy_rows.get((index, row))
+        if found is not None:
+            return found
+        counts: dict[int, int] = {}
+        for card in row:
+            counts[card >> 2] = counts.get(card >> 2, 0) + 1
+        strength = max(((n, rank) for rank, n in counts.items()), default=(0, -1))
+        score = 0.0
+        if index == TOP:
+            if len(row) == 3:
+                score += self.rules.royalties.front[front_key(row)]
+            elif strength[0] == 2:
+                score += max(0, strength[1] - 3)
+            if strength[0] == 1:
+                score -= strength[1] / 13  # a high card on top makes the middle's job harder
+        else:
+            weight = 1.5 if index == BOTTOM else 1.0
+            for rank, n in counts.items():
+                if n >= 2:
+                    score += weight * (n - 1 + rank / 13)
+                score += weight * n * rank / 13 / 5  # high cards low on the board
+        found = (score, strength)
+        self.policy_rows[(index, row)] = found
+        return found
+
+    def last_street_total(
+        self, board: Board, deals: Sequence[Sequence[Card]], theirs: Sequence[Final]
+    ) -> Fraction:
+        """The sum over ``deals`` of the last street played by its best action, for a board
+        with two free places."""
+        slots = [i for i in range(3) for _ in range(CAPACITY[i] - len(board[i]))]
+        first, second = slots
+        base = [mask_of(row) for row in board]
+        total = 0
+        for deal in deals:
+            best = None
+            for discard in range(3):
+                kept = [card for i, card in enumerate(deal) if i != discard]
+                orders = [kept] if first == second else [kept, kept[::-1]]
+                for x, y in orders:
+                    masks = base[:]
+                    masks[first] |= 1 << x
+                    masks[second] |= 1 << y
+                    value = self.scaled(self.final_masks(masks), theirs)
+                    if best is None or value > best:
+                        best = value
+            assert best is not None
+            total += best
+        return Fraction(total, self.scale)
+
+
+Final = tuple[bool, tuple[int, int, int], int, bool]
+"""A complete board scored: fouled, row keys (bottom, middle, top), royalties, fantasyland."""
+
+
+def policy_score(board: Board, scorer: Scorer) -> float:
+    """How the policy ranks a board being built (greater is better): the rows as they stand.
+
+    A complete board is worth :meth:`Scorer.own`.  Otherwise each row is judged on its cards'
+    ranks alone (pairs, trips, quads; no straights or flushes yet): a lower row weaker than the
+    one above it costs 6 (the likely foul), the top earns its royalty, pairs and better in the
+    middle and bottom earn their rank over 13 plus 1 a repeated card, and a card's rank counts
+    a little on the bottom and middle (keep high cards low on the board).
+    """
+    if sum(len(row) for row in board) == HAND_SIZE:
+        return float(scorer.own(board))
+    (score_b, bottom), (score_m, middle), (score_t, top) = (
+        scorer.policy_row(index, row) for index, row in enumerate(board)
+    )
+    score = score_b + score_m + score_t
+    # A row already stronger than the one below it is a foul in the making.
+    if top > middle:
+        score -= 6
+    if middle > bottom:
+        score -= 6
+    return score
+
+
+def _policy_action(board: Board, dealt: Sequence[Card], scorer: Scorer) -> Action:
+    actions = legal_actions(board, dealt)
+    return max(actions, key=lambda action: policy_score(after(board, action), scorer))
+
+
+def _best_last(
+    board: Board,
+    dealt: Sequence[Card],
+    scorer: Scorer,
+    theirs: Sequence[Final] | None,
+) -> Fraction:
+    """The value of the last street played by its best action (against ``theirs``, or alone)."""
+    if theirs is None:
+        return max(scorer.own(after(board, action)) for action in legal_actions(board, dealt))
+    return max(scorer.value(after(board, action), theirs) for action in legal_actions(board, dealt))
+
+
+def is_exact(position: Position) -> bool:
+    """Whether the values can be exact: the opponents are complete and I have at most one
+    street after this one."""
+    complete = all(sum(len(r) for r in board) == HAND_SIZE for board in position.opponents)
+    return complete and position.placed >= 9
+
+
+def play(
+    position: Position,
+    rules: OfcRules | None = None,
+    fantasy_value: Fraction = Fraction(0),
+    samples: int = 1000,
+    seed: int = 0,
+    exact: bool | None = None,
+    watch: Callable[[Iterable[int], int], Iterable[int]] | None = None,
+) -> PlayAnswer:
+    """Every legal action of the position ranked by its expected points (see the module).
+
+    ``exact``: None computes exactly when :func:`is_exact` allows, else samples; False always
+    samples (to check a sample against the exact values); True refuses to sample.  ``watch``
+    wraps the sample numbers with their count (the command shows progress with it).
+
+    :raises InputError: for a bad position or sample count, or ``exact`` when it cannot be.
+    """
+    rules = rules or OfcRules()
+    if fantasy_value < 0:
+        raise InputError(f"the fantasyland value must be 0 or more, got {fantasy_value}")
+    scorer = Scorer(rules, fantasy_value)
+    actions = legal_actions(position.board, position.dealt)
+    if exact and not is_exact(position):
+        raise InputError(
+            "exact values need every opponent's board complete and at most one street after this"
+        )
+    if exact is not False and is_exact(position):
+        theirs = [scorer.final(board) for board in position.opponents]
+        unseen = position.unseen()
+        values: list[Fraction] = []
+        deals = 1
+        for action in actions:
+            board = after(position.board, action)
+            if sum(len(row) for row in board) == HAND_SIZE:
+                values.append(scorer.value(board, theirs))
+                continue
+            every = list(combinations(unseen, LATER_STREET))
+            deals = len(every)
+            values.append(scorer.last_street_total(board, every, theirs) / deals)
+        ranked = sorted(range(len(actions)), key=lambda i: -values[i])
+        return PlayAnswer(
+            tuple(ActionValue(actions[i], values[i], None) for i in ranked), True, deals
+        )
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise InputError(f"samples must be 1 to {MAX_SAMPLES:,}, got {samples}")
+    sums = [0.0] * len(actions)
+    squares = [0.0] * len(actions)
+    rng = random.Random(seed)
+    unseen = position.unseen()
+    numbers: Iterable[int] = range(samples)
+    for _ in numbers if watch is None else watch(numbers, samples):
+        deck = unseen[:]
+        rng.shuffle(deck)
+        theirs = []
+        for board in position.opponents:
+            final = played_out(board, deck, scorer)
+            theirs.append(scorer.final(final))
+        for i, action in enumerate(actions):
+            value = float(_finish(after(position.board, action), deck[:], scorer, theirs))
+            sums[i] += value
+            squares[i] += value * value
+    means = [total / samples for total in sums]
+    errors = []
+    for total, square in zip(sums, squares, strict=True):
+        if samples < 2:
+            errors.append(math.nan)
+            continue
+        variance = max(0.0, (square - total * total / samples) / (samples - 1))
+        errors.append(math.sqrt(variance / samples))
+    ranked = sorted(range(len(actions)), key=lambda i: -means[i])
+    return PlayAnswer(
+        tuple(ActionValue(actions[i], means[i], errors[i]) for i in ranked), False, samples
+    )
+
+
+def played_out(board: Board, deck: list[Card], scorer: Scorer) -> Board:
+    """An opponent's board completed from the top of ``deck`` (cards are taken off it)."""
+    while sum(len(row) for row in board) < HAND_SIZE:
+        placed = sum(len(row) for row in board)
+        size = FIRST_STREET if placed == 0 else LATER_STREET
+        dealt = [deck.pop() for _ in range(size)]
+        if placed + (5 if placed == 0 else 2) == HAND_SIZE:
+            options = legal_actions(board, dealt)
+            board = after(board, max(options, key=lambda a: scorer.own(after(board, a))))
+        else:
+            board = after(board, _policy_action(board, dealt, scorer))
+    return board
+
+
+def _finish(
+    board: Board,
+    deck: list[Card],
+    scorer: Scorer,
+    theirs: Sequence[Final],
+) -> Fraction:
+    """My board completed from ``deck`` by the policy, its last street by its best action."""
+    while sum(len(row) for row in board) < HAND_SIZE - 2:
+        dealt = [deck.pop() for _ in range(LATER_STREET)]
+        board = after(board, _policy_action(board, dealt, scorer))
+    if sum(len(row) for row in board) == HAND_SIZE:
+        return scorer.value(board, theirs)
+    dealt = [deck.pop() for _ in range(LATER_STREET)]
+    return _best_last(board, dealt, scorer, theirs)
