@@ -24,27 +24,35 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import Any, TypeAlias
 
 from handsolver.models.big2 import Rules
 from handsolver.models.big2_order import lowest_card, play_strength
-from handsolver.models.cards import CardSet
+from handsolver.models.cards import CardSet, InputError
 from handsolver.solver.batch import run_batch
+from handsolver.solver.big2.game import Position, check_position, root_state
 from handsolver.solver.big2.sampling import consistent_deals, sample_hands, unseen_cards
 from handsolver.solver.big2.table import Move, TableView
 
 __all__ = [
+    "DEFAULT_ADVICE",
     "DEFAULT_NODES",
     "DEFAULT_SAMPLES",
     "Advice",
     "AdviceSettings",
     "MoveAdvice",
+    "ProgressWrapper",
     "advise",
+    "fewest_count",
     "known_undealt",
 ]
 
+ProgressWrapper: TypeAlias = Callable[[Iterable[Any], int, str], Iterable[Any]]
+"""Wraps a loop over results, e.g. with a progress bar: (items, total, label)."""
 DEFAULT_SAMPLES = 12
 DEFAULT_NODES = 2_000
 DEFAULT_SOLVE_CARDS = 52
@@ -61,6 +69,9 @@ class AdviceSettings:
     time_limit: float | None = None
     seed: int = 0
     solve_cards: int = DEFAULT_SOLVE_CARDS
+
+
+DEFAULT_ADVICE = AdviceSettings()
 
 
 @dataclass(frozen=True)
@@ -116,37 +127,48 @@ def _opponents(view: TableView) -> list[int]:
 
 def advise(
     view: TableView,
-    settings: AdviceSettings = AdviceSettings(),
+    settings: AdviceSettings = DEFAULT_ADVICE,
     *,
     workers: int = 1,
     scheduler: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressWrapper | None = None,
 ) -> Advice:
     """Every legal move of ``view`` ranked by the share of sampled deals it wins (see the module).
 
-    ``progress`` is called with the number of deals solved so far.  The answer is the same for
-    any ``workers`` and ``scheduler``.
+    ``progress`` wraps the loop over the solved deals (a progress bar).  The answer is the same
+    for any ``workers`` and ``scheduler``.
 
-    :raises InputError: a card both in the hand and played, more cards counted than unseen.
+    :raises InputError: a card both in the hand and played (or in the play to beat), more cards
+        counted than unseen, an opponent with no cards, a trick state that cannot happen.
     """
     unseen = unseen_cards(view.hand, view.played)
     opponents = _opponents(view)
     counts = tuple(view.counts[seat] for seat in opponents)
+    for seat, count in zip(opponents, counts, strict=True):
+        if count < 1:
+            raise InputError(f"--counts: player {seat + 1} has no cards, so the deal is over")
+    if view.start and view.played:
+        raise InputError("--start: no card has been played at the start of a deal")
     pool = unseen & ~known_undealt(view)
     deals = sample_hands(pool, counts, samples=settings.samples, seed=settings.seed)
     consistent = consistent_deals(pool, counts)
+    check_position(_position(_seat_hands(view, opponents, deals[0]), view), view.rules)
     moves = view.legal_moves()
     jobs = [(_seat_hands(view, opponents, deal), view, moves, settings) for deal in deals]
-    verdicts: list[list[bool | None]] = []
-    for done, verdict in enumerate(run_batch(solve_deal, jobs, workers=workers,
-                                             scheduler=scheduler, chunksize=1), 1):  # fmt: skip
-        verdicts.append(verdict)
-        if progress is not None:
-            progress(done)
+    results = run_batch(solve_deal, jobs, workers=workers, scheduler=scheduler, chunksize=1)
+    if progress is not None:
+        results = progress(results, len(jobs), "big2 advise")
+    verdicts = list(results)
     return _ranked(view, deals, moves, verdicts, consistent)
 
 
-def _seat_hands(view: TableView, opponents: list[int], deal: tuple[CardSet, ...]) -> tuple[CardSet, ...]:
+def _position(hands: tuple[CardSet, ...], view: TableView) -> Position:
+    return Position(hands, view.seat, view.beat, view.by, view.passed, view.start)
+
+
+def _seat_hands(
+    view: TableView, opponents: list[int], deal: tuple[CardSet, ...]
+) -> tuple[CardSet, ...]:
     hands = [0] * len(view.counts)
     hands[view.seat] = view.hand
     for seat, hand in zip(opponents, deal, strict=True):
@@ -154,7 +176,9 @@ def _seat_hands(view: TableView, opponents: list[int], deal: tuple[CardSet, ...]
     return tuple(hands)
 
 
-def solve_deal(job: tuple[tuple[CardSet, ...], TableView, list[Move], AdviceSettings]) -> list[bool | None]:
+def solve_deal(
+    job: tuple[tuple[CardSet, ...], TableView, list[Move], AdviceSettings],
+) -> list[bool | None]:
     """Per move of the view, whether it keeps a forced win in this deal with every hand face up
     (None: not proven within the budget, or the deal is over the size the solver is tried on).
     Top level, so that pool workers and Dask can run it.
@@ -162,16 +186,13 @@ def solve_deal(job: tuple[tuple[CardSet, ...], TableView, list[Move], AdviceSett
     These are the verdicts :func:`~handsolver.solver.big2.game.solve_position` gives the
     player's moves, searched for the player alone (not for every player, nor a line), each
     move with its own budget."""
-    from handsolver.solver.big2.game import Position, check_position, root_state
     from handsolver.solver.big2.game_search import GameSearch, OutOfBudget
 
     hands, view, moves, settings = job
     if sum(hand.bit_count() for hand in hands) > settings.solve_cards:
         return [None] * len(moves)
     rules = view.rules
-    position = check_position(
-        Position(hands, view.seat, view.beat, view.by, view.passed, view.start), rules
-    )
+    position = check_position(_position(hands, view), rules)
     search = GameSearch(hands, rules)
     root = root_state(position, rules)
     verdicts: list[bool | None] = []
@@ -202,8 +223,8 @@ def _ranked(
     consistent: int,
 ) -> Advice:
     rules = view.rules
-    left = [_fewest(view.hand ^ (0 if move is None else move.mask), rules) for move in moves]
-    others = [[_fewest(hand, rules) for hand in deal] for deal in deals]
+    left = [fewest_count(view.hand ^ (0 if move is None else move.mask), rules) for move in moves]
+    others = [[fewest_count(hand, rules) for hand in deal] for deal in deals]
     results = []
     for index, move in enumerate(moves):
         scores: list[Fraction] = []
@@ -220,7 +241,10 @@ def _ranked(
     return Advice(view, len(deals), consistent, tuple(results[i] for i in order))
 
 
-def _fewest(hand: CardSet, rules: Rules) -> int:
+@lru_cache(maxsize=1 << 16)
+def fewest_count(hand: CardSet, rules: Rules) -> int:
+    """The fewest plays that empty ``hand`` (cached: hands recur from move to move and deal to
+    deal)."""
     from handsolver.solver.big2 import fewest_plays
 
     return fewest_plays(hand, rules=rules).count

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from handsolver.models.big2 import Play, Rules
 from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import STANDARD, CardSet, InputError, mask_of, parse_cards
-from handsolver.solver.big2.advise import AdviceSettings, advise
+from handsolver.solver.big2.advise import DEFAULT_ADVICE, AdviceSettings, advise, fewest_count
 from handsolver.solver.big2.table import Move, Strategy, TableView
 
 __all__ = [
@@ -65,7 +65,10 @@ class Random:
     name: str = "random"
 
     def choose(self, views: Sequence[TableView], seeds: Sequence[int]) -> list[Move]:
-        return [random.Random(seed).choice(view.legal_moves()) for view, seed in zip(views, seeds, strict=True)]
+        return [
+            random.Random(seed).choice(view.legal_moves())
+            for view, seed in zip(views, seeds, strict=True)
+        ]
 
 
 @dataclass(frozen=True)
@@ -96,13 +99,11 @@ class Fewest:
 
 def fewest_move(view: TableView) -> Move:
     """The move along the fewest-plays partition (see the module)."""
-    from handsolver.solver.big2 import fewest_plays
-
     plays = [move for move in view.legal_moves() if move is not None]
     rules = view.rules
 
     def count(hand: CardSet) -> int:
-        return fewest_plays(hand, rules=rules).count
+        return fewest_count(hand, rules)
 
     for play in plays:
         if play.mask == view.hand:
@@ -116,7 +117,7 @@ def fewest_move(view: TableView) -> Move:
 
 @dataclass(frozen=True)
 class Advise:
-    settings: AdviceSettings = AdviceSettings()
+    settings: AdviceSettings = DEFAULT_ADVICE
 
     @property
     def name(self) -> str:
@@ -206,7 +207,7 @@ class Program:
 
 def strategy_from_spec(
     spec: str,
-    settings: AdviceSettings = AdviceSettings(),
+    settings: AdviceSettings = DEFAULT_ADVICE,
     timeout: float = DEFAULT_TIMEOUT,
     sandbox: str = "auto",
 ) -> Strategy:
@@ -217,8 +218,8 @@ def strategy_from_spec(
     >>> try:
     ...     strategy_from_spec("greed")
     ... except InputError as error:
-    ...     print(error)
-    unknown strategy 'greed' (did you mean 'greedy'?); use random, greedy, fewest, advise or program:COMMAND
+    ...     print(error)  # doctest: +ELLIPSIS
+    unknown strategy 'greed' (did you mean 'greedy'?); use random, greedy, fewest, advise or ...
 
     :raises InputError: for an unknown strategy, or a program where ``sandbox`` cannot run
         (checked now, before any work).

@@ -49,7 +49,8 @@ class TableView:
     """What ``seat`` sees when it is to move.
 
     ``counts`` holds every seat's number of cards, in seat order (its own included);
-    ``history`` every turn of the deal so far; ``beat`` and ``by`` the play to beat and the
+    ``played`` every card played so far; ``history`` every turn of the deal so far (empty where
+    only the cards played are known); ``beat`` and ``by`` the play to beat and the
     seat that made it (both None on a free lead); ``passed`` the seats out of this trick (where
     passes are final); ``start`` whether this is the deal's first play, which must hold the
     seat's lowest card (the lowest of the deal).
@@ -58,21 +59,13 @@ class TableView:
     seat: int
     hand: CardSet
     counts: tuple[int, ...]
+    played: CardSet
     history: tuple[Turn, ...]
     beat: Play | None
     by: int | None
     passed: frozenset[int]
     start: bool
     rules: Rules = SEED_RULES
-
-    @property
-    def played(self) -> CardSet:
-        """Every card played so far."""
-        mask = 0
-        for turn in self.history:
-            if turn.move is not None:
-                mask |= turn.move.mask
-        return mask
 
     def legal_moves(self) -> list[Move]:
         """Every legal move: the plays, then None (a pass) where passing is allowed.
@@ -105,6 +98,7 @@ class Table:
     by: int | None = None
     passed: frozenset[int] = field(default_factory=frozenset)
     history: tuple[Turn, ...] = ()
+    played: CardSet = 0
 
     @classmethod
     def deal(cls, hands: tuple[CardSet, ...], rules: Rules = SEED_RULES) -> Table:
@@ -124,6 +118,7 @@ class Table:
             self.to_move,
             self.hands[self.to_move],
             tuple(hand.bit_count() for hand in self.hands),
+            self.played,
             self.history,
             self.beat,
             self.by,
@@ -142,11 +137,12 @@ class Table:
             hands = list(self.hands)
             hands[seat] ^= move.mask
             nxt = _next_seat(seat, passed, players)
+            played = self.played | move.mask
             if nxt == seat or not hands[seat]:
                 return replace(self, hands=tuple(hands), to_move=seat, beat=None, by=None,
-                               passed=frozenset(), history=history)  # fmt: skip
+                               passed=frozenset(), history=history, played=played)  # fmt: skip
             return replace(self, hands=tuple(hands), to_move=nxt, beat=move, by=seat,
-                           history=history)  # fmt: skip
+                           history=history, played=played)  # fmt: skip
         if self.rules.pass_final:
             passed = passed | {seat}
         nxt = _next_seat(seat, passed, players)

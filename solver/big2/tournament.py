@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import CardSet, InputError
 from handsolver.solver.batch import run_batch
+from handsolver.solver.big2.advise import ProgressWrapper
 from handsolver.solver.big2.table import Strategy, Table, Turn, deal_score
 
 __all__ = [
@@ -67,7 +68,9 @@ class GameRecord:
     def scores(self) -> tuple[int, ...]:
         """Each seat's score (see the module): the winner collects what the others pay."""
         paid = [deal_score(cards) for cards in self.cards_left]
-        return tuple(sum(paid) if cards == 0 else -paid[s] for s, cards in enumerate(self.cards_left))
+        return tuple(
+            sum(paid) if cards == 0 else -paid[s] for s, cards in enumerate(self.cards_left)
+        )
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,9 @@ def hand_size(players: int, rules: Rules) -> int:
     return rules.hand_size if players == 3 and rules.players == 3 else 13
 
 
-def dealt_hands(seed: int, deal: int, players: int, rules: Rules = SEED_RULES) -> tuple[CardSet, ...]:
+def dealt_hands(
+    seed: int, deal: int, players: int, rules: Rules = SEED_RULES
+) -> tuple[CardSet, ...]:
     """Deal number ``deal`` of the tournament with ``seed``: a shuffled deck handed out in
     order, the same for the same numbers on any machine."""
     cards = list(range(52))
@@ -146,8 +151,14 @@ def play_block(
                     raise InputError(f"strategy {strategies[strategy].name!r} made an illegal move")
                 tables[i] = tables[i].after(move)
     return [
-        GameRecord(deal, rotation, seats, dealt[deal, rotation], table.history,
-                   tuple(hand.bit_count() for hand in table.hands))  # fmt: skip
+        GameRecord(
+            deal,
+            rotation,
+            seats,
+            dealt[deal, rotation],
+            table.history,
+            tuple(hand.bit_count() for hand in table.hands),
+        )  # fmt: skip
         for (deal, rotation, seats, _), table in zip(games, tables, strict=True)
     ]
 
@@ -160,10 +171,10 @@ def play_tournament(
     *,
     workers: int = 1,
     scheduler: str | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressWrapper | None = None,
 ) -> TournamentResult:
-    """Play ``deals`` deals, each in every rotation (see the module).  ``progress`` hears the
-    number of deals played so far.
+    """Play ``deals`` deals, each in every rotation (see the module).  ``progress`` wraps the
+    loop over blocks of deals (a progress bar).
 
     :raises InputError: fewer than 2 or more than 4 strategies, or a strategy's illegal move.
     """
@@ -171,16 +182,17 @@ def play_tournament(
     if not 2 <= players <= 4:
         raise InputError(f"give 2, 3 or 4 strategies, not {players}")
     if players * hand_size(players, rules) > 52:
-        raise InputError(f"{players} players cannot be dealt {hand_size(players, rules)} cards each")
+        raise InputError(
+            f"{players} players cannot be dealt {hand_size(players, rules)} cards each"
+        )
     jobs = [
         (tuple(strategies), first, min(BLOCK, deals - first), seed, rules)
         for first in range(0, deals, BLOCK)
     ]
-    games: list[GameRecord] = []
-    for block in run_batch(play_block, jobs, workers=workers, scheduler=scheduler, chunksize=1):
-        games.extend(block)
-        if progress is not None:
-            progress(min(deals, games[-1].deal + 1) if games else 0)
+    blocks = run_batch(play_block, jobs, workers=workers, scheduler=scheduler, chunksize=1)
+    if progress is not None:
+        blocks = progress(blocks, len(jobs), "big2 tournament")
+    games = [game for block in blocks for game in block]
     names = [strategy.name for strategy in strategies]
     results = tuple(
         _summary(name, [j for j, other in enumerate(names) if other == name], games, deals)

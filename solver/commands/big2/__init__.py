@@ -1,6 +1,7 @@
 """``handsolver big2``: the fewest plays that empty a hand (:mod:`.fewest`: solve, check, batch,
-stats), with the rule switches every ``big2`` command takes (:mod:`.rules`) and its picture
-(:mod:`.plots`)."""
+stats), advice at the table (:mod:`.advise`) and tournaments between strategies
+(:mod:`.tournament`), with the rule switches every ``big2`` command takes (:mod:`.rules`) and
+its pictures (:mod:`.plots`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from handsolver.solver.commands.groups import command_group
 
 def group() -> typer.Typer:
     """The ``big2`` group; ``big2 HAND...`` runs ``solve``."""
-    from handsolver.solver.commands.big2 import fewest
+    from handsolver.solver.commands.big2 import advise, fewest, tournament
 
     return command_group(
         "big2",
@@ -20,11 +21,14 @@ def group() -> typer.Typer:
             "check": fewest.check,
             "batch": fewest.batch,
             "stats": fewest.stats,
+            "advise": advise.advise,
+            "tournament": tournament.tournament,
         },
         default="solve",
         subcommand_metavar="HAND... | COMMAND [ARGS]...",
         help="Big 2: partition a hand into the fewest legal plays.\n\n"
-        "'big2 HAND...' solves (the 'solve' command); see also check, batch, stats.",
+        "'big2 HAND...' solves (the 'solve' command); see also check, batch, stats, advise, "
+        "tournament.",
     )
 
 
