@@ -12,8 +12,9 @@ after the move against each opponent's; the move scores ``1/k`` when the player 
 ``k`` hands that need the fewest plays, else 0.  A move's ``share`` is its mean score, with the
 standard error of that mean; ``exact`` counts the deals in which its verdict was proven.
 
-Moves are ranked by share, then by the player's fewest plays after the move (fewer first), then
-in the order :meth:`~handsolver.solver.big2.table.TableView.legal_moves` lists them.
+Moves are ranked by share, then by the player's fewest plays after the move (fewer first), a
+play before a pass, more cards before fewer, the lower play before the higher, and then in the
+order :meth:`~handsolver.solver.big2.table.TableView.legal_moves` lists them.
 
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
@@ -237,8 +238,18 @@ def _ranked(
             else:
                 scores.append(_depth_limit_score(left[index], deal_others))
         results.append(MoveAdvice(move, *_mean_and_stderr(scores), exact, left[index]))
-    order = sorted(range(len(moves)), key=lambda i: (-results[i].share, left[i], i))
+    order = sorted(
+        range(len(moves)), key=lambda i: (-results[i].share, *_tie_key(moves[i], left[i], rules), i)
+    )
     return Advice(view, len(deals), consistent, tuple(results[i] for i in order))
+
+
+def _tie_key(move: Move, plays_left: int, rules: Rules) -> tuple[int, int, int]:
+    """Among equal shares: fewer plays left, then a play before a pass, more cards, and the
+    lower play (the high cards kept)."""
+    if move is None:
+        return plays_left, 1, 0
+    return plays_left, -move.kind.size, play_strength(move, rules)
 
 
 @lru_cache(maxsize=1 << 16)

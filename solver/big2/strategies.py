@@ -27,7 +27,7 @@ import json
 import random
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from handsolver.models.big2 import Play, Rules
 from handsolver.models.big2_order import play_strength
@@ -130,9 +130,7 @@ class Advise:
             if len(moves) == 1:
                 out.append(moves[0])
                 continue
-            settings = AdviceSettings(
-                self.settings.samples, self.settings.max_nodes, self.settings.time_limit, seed
-            )
+            settings = replace(self.settings, seed=seed)
             out.append(advise(view, settings).best)
         return out
 
