@@ -224,6 +224,7 @@ def _ranked(
     consistent: int,
 ) -> Advice:
     rules = view.rules
+    two_players = len(view.counts) == 2
     left = [fewest_count(view.hand ^ (0 if move is None else move.mask), rules) for move in moves]
     others = [[fewest_count(hand, rules) for hand in deal] for deal in deals]
     results = []
@@ -232,8 +233,8 @@ def _ranked(
         exact = 0
         for deal_others, deal_verdicts in zip(others, verdicts, strict=True):
             verdict = deal_verdicts[index]
-            if verdict is not None:
-                exact += 1
+            exact += verdict is not None
+            if verdict or (verdict is False and two_players):
                 scores.append(Fraction(int(verdict)))
             else:
                 scores.append(_depth_limit_score(left[index], deal_others))
