@@ -99,8 +99,8 @@ def test_games_replay_legally_and_seats_rotate(names: tuple[str, ...], rules: Ru
 def test_referee_catches_an_illegal_game() -> None:
     result = play_tournament([strategy_from_spec("greedy")] * 2, 1, seed=1)
     game = result.games[0]
-    swapped = GameRecord(game.deal, game.rotation, game.seats, game.hands,
-                         (game.turns[1], game.turns[0], *game.turns[2:]), game.cards_left)  # fmt: skip
+    turns = (game.turns[1], game.turns[0], *game.turns[2:])
+    swapped = GameRecord(game.deal, game.rotation, game.seats, game.hands, turns, game.cards_left)
     with pytest.raises(AssertionError):
         referee(swapped, SEED_RULES)
 
