@@ -43,6 +43,10 @@ __all__ = [
     "DEFAULT_ADVICE",
     "DEFAULT_NODES",
     "DEFAULT_SAMPLES",
+    "TABLE_ADVICE",
+    "TABLE_NODES",
+    "TABLE_SAMPLES",
+    "TABLE_SOLVE_CARDS",
     "Advice",
     "AdviceSettings",
     "MoveAdvice",
@@ -57,6 +61,11 @@ ProgressWrapper: TypeAlias = Callable[[Iterable[Any], int, str], Iterable[Any]]
 DEFAULT_SAMPLES = 12
 DEFAULT_NODES = 2_000
 DEFAULT_SOLVE_CARDS = 52
+# A seat in a tournament decides a dozen times a deal, thousands of deals: fewer samples, and
+# only deals of at most TABLE_SOLVE_CARDS cards in hand are searched.
+TABLE_SAMPLES = 6
+TABLE_NODES = 1_000
+TABLE_SOLVE_CARDS = 24
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,7 @@ class AdviceSettings:
 
 
 DEFAULT_ADVICE = AdviceSettings()
+TABLE_ADVICE = AdviceSettings(TABLE_SAMPLES, TABLE_NODES, None, 0, TABLE_SOLVE_CARDS)
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from handsolver.models.big2 import Play, Rules
 from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import STANDARD, CardSet, InputError, mask_of, parse_cards
-from handsolver.solver.big2.advise import DEFAULT_ADVICE, AdviceSettings, advise, fewest_count
+from handsolver.solver.big2.advise import TABLE_ADVICE, AdviceSettings, advise, fewest_count
 from handsolver.solver.big2.table import Move, Strategy, TableView
 
 __all__ = [
@@ -117,7 +117,7 @@ def fewest_move(view: TableView) -> Move:
 
 @dataclass(frozen=True)
 class Advise:
-    settings: AdviceSettings = DEFAULT_ADVICE
+    settings: AdviceSettings = TABLE_ADVICE
 
     @property
     def name(self) -> str:
@@ -205,7 +205,7 @@ class Program:
 
 def strategy_from_spec(
     spec: str,
-    settings: AdviceSettings = DEFAULT_ADVICE,
+    settings: AdviceSettings = TABLE_ADVICE,
     timeout: float = DEFAULT_TIMEOUT,
     sandbox: str = "auto",
 ) -> Strategy:

@@ -8,7 +8,7 @@ import typer
 
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import InputError
-from handsolver.solver.big2.advise import DEFAULT_NODES, DEFAULT_SAMPLES, DEFAULT_SOLVE_CARDS
+from handsolver.solver.big2.advise import TABLE_NODES, TABLE_SAMPLES, TABLE_SOLVE_CARDS
 from handsolver.solver.commands.big2.advise import (
     NodesOption,
     SamplesOption,
@@ -83,10 +83,10 @@ def tournament(
         ),
     ] = 100,
     seed: SeedOption = 0,
-    samples: SamplesOption = DEFAULT_SAMPLES,
-    nodes: NodesOption = DEFAULT_NODES,
+    samples: SamplesOption = TABLE_SAMPLES,
+    nodes: NodesOption = TABLE_NODES,
     time_limit: TimeOption = None,
-    solve_cards: SolveCardsOption = DEFAULT_SOLVE_CARDS,
+    solve_cards: SolveCardsOption = TABLE_SOLVE_CARDS,
     timeout: Annotated[
         float,
         typer.Option(
