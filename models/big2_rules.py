@@ -35,6 +35,7 @@ __all__ = [
     "Quads",
     "Rules",
     "RulesError",
+    "StraightOrder",
     "Straights",
     "make_rules",
     "parse_rules",
@@ -85,6 +86,16 @@ class FlushOrder(StrEnum):
     """By suit first, then by the highest card."""
 
 
+class StraightOrder(StrEnum):
+    """How straights (and straight flushes) rank among themselves."""
+
+    RUN = "run"
+    """By where the run ends, as in poker: A2345 lowest, then 23456, 34567 .. TJQKA, then
+    (where they are straights) JQKA2, QKA23, KA234."""
+    SIX_HIGH_TWO = "23456-high"
+    """As ``run``, except that 23456 ranks above every other straight (A2345 stays lowest)."""
+
+
 #: The switches in the order a profile's name lists its changes.
 SWITCHES = (
     "straights",
@@ -95,6 +106,9 @@ SWITCHES = (
     "flush_order",
     "dragon",
     "suit_order",
+    "straight_order",
+    "pass_final",
+    "bombs",
     "players",
 )
 
@@ -104,7 +118,10 @@ class Rules:
     """One Big 2 rule set.  ``base`` is the profile it started from (see :attr:`name`).
 
     ``suit_order`` lists the suits from highest to lowest (``"shcd"``: spades > hearts > clubs >
-    diamonds); ``players`` is 4 (13 cards each) or 3 (17 each).
+    diamonds); ``players`` is 4 (13 cards each) or 3 (17 each).  The game switches say how play
+    goes on: ``straight_order`` ranks the straights, ``pass_final`` keeps a player who passed out
+    of the rest of the trick, ``bombs`` lets four of a kind + 1 and straight flushes beat a
+    single 2.
     """
 
     base: str = "seed"
@@ -116,6 +133,9 @@ class Rules:
     flush_order: FlushOrder = FlushOrder.RANK
     dragon: bool = False
     suit_order: str = "shcd"
+    straight_order: StraightOrder = StraightOrder.RUN
+    pass_final: bool = False
+    bombs: bool = False
     players: int = 4
 
     def __post_init__(self) -> None:
@@ -151,6 +171,38 @@ class Rules:
     def straight_ranks(self) -> tuple[tuple[int, ...], ...]:
         """The straights as poker ranks (0 = deuce .. 12 = ace), each low to high."""
         return _RUNS[self.straights]
+
+    @cached_property
+    def straights_low_to_high(self) -> tuple[tuple[int, ...], ...]:
+        """The straights as poker ranks, from the lowest straight to the highest.
+
+        >>> [ranks[0] for ranks in PROFILES["taiwan"].straights_low_to_high][-2:]
+        [8, 0]
+        """
+        runs = self.straight_ranks
+        if self.straight_order is StraightOrder.SIX_HIGH_TWO:
+            six_high = tuple(range(5))
+            runs = (*(run for run in runs if run != six_high), *(r for r in runs if r == six_high))
+        return runs
+
+    @cached_property
+    def five_card_order(self) -> tuple[str, ...]:
+        """The names of the five-card kinds these rules have, from lowest to highest.
+
+        >>> make_rules("taiwan", two_pair=True).five_card_order
+        ('two pair + 1', 'straight', 'full house', 'four of a kind + 1', 'straight flush')
+        """
+        kinds = ["two pair + 1"] if self.two_pair else []
+        kinds.append("straight")
+        if self.flushes:
+            kinds.append("flush")
+        kinds += ["full house", "four of a kind + 1", "straight flush"]
+        return tuple(kinds)
+
+    @property
+    def bomb_kinds(self) -> tuple[str, ...]:
+        """The kinds that may beat a single 2 (none unless ``bombs``)."""
+        return ("four of a kind + 1", "straight flush") if self.bombs else ()
 
     @cached_property
     def straight_rank_bits(self) -> frozenset[int]:
@@ -219,9 +271,10 @@ class Rules:
         notation = notation or Notation()
         return {
             "name": self.name,
+            "rank_order": [notation.format(make_card((i + 1) % 13, 0))[:-1] for i in range(13)],
             "straights": [
                 [notation.format(make_card(rank, 0))[:-1] for rank in ranks]
-                for ranks in self.straight_ranks
+                for ranks in self.straights_low_to_high
             ],
             "straight_set": self.straights.value,
             "triples": self.triples,
@@ -231,6 +284,10 @@ class Rules:
             "flush_order": self.flush_order.value,
             "dragon": self.dragon,
             "suit_order": self.suit_order,
+            "straight_order": self.straight_order.value,
+            "five_card_order": list(self.five_card_order),
+            "pass_final": self.pass_final,
+            "bombs": list(self.bomb_kinds),
             "players": self.players,
             "hand_size": self.hand_size,
         }
@@ -244,7 +301,11 @@ def _switch_text(key: str, value: object) -> str:
     return f"--{flag} {value}"
 
 
-_TAIWAN: dict[str, Any] = {"flushes": False, "suit_order": "shdc"}
+_TAIWAN: dict[str, Any] = {
+    "flushes": False,
+    "suit_order": "shdc",
+    "straight_order": StraightOrder.SIX_HIGH_TWO,
+}
 SEED_RULES = Rules()
 #: The named profiles; docs/big2.md gives the source of each.
 PROFILES: dict[str, Rules] = {
@@ -279,7 +340,12 @@ the taiwan rules have no flushes
     unknown = sorted(set(given) - set(SWITCHES))
     if unknown:
         raise RulesError(f"unknown rule switch {unknown[0]!r}")
-    kinds = {"straights": Straights, "quads": Quads, "flush_order": FlushOrder}
+    kinds = {
+        "straights": Straights,
+        "quads": Quads,
+        "flush_order": FlushOrder,
+        "straight_order": StraightOrder,
+    }
     for key, kind in kinds.items():
         if key in given:
             given[key] = _choice(kind, given[key], key)

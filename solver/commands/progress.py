@@ -5,7 +5,8 @@ arrive, stopping cleanly on Ctrl-C.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import typer
@@ -27,6 +28,21 @@ def progress(items: Iterable[T], total: int | None, description: str) -> Iterato
         for item in items:
             yield item
             bar.advance(task)
+
+
+@contextmanager
+def counter(description: str, unit: str) -> Iterator[Callable[[int], None]]:
+    """A running count on stderr when it is a terminal (nothing in a pipe), for work of unknown
+    size: the context gives the function to call with the count so far."""
+    if not _isatty(sys.stderr):
+        yield lambda count: None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn
+
+    columns = (SpinnerColumn(), TextColumn(f"{description}: {{task.completed:,}} {unit}"))
+    with Progress(*columns, transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task(description, total=None)
+        yield lambda count: bar.update(task, completed=count)
 
 
 def emit_lines(lines: Iterable[str], total: int, unit: str) -> None:

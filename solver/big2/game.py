@@ -1,0 +1,388 @@
+"""Big 2 with every hand face up: can a player force going out first, and with which play?
+
+A :class:`Position` is two to four hands, the player to move, the play to beat and who made it
+(or a free lead) and, where passes are final, who has passed in this trick; or the start of a
+deal, where the holder of the lowest card leads and must play it.  Players are numbered from 0
+here (from 1 in the commands).  Play goes round in the order of the hands; a new trick begins
+when every other player has passed since the last play, and the player who made it leads.  The
+deal ends when a player empties the hand.
+
+:func:`solve_position` answers, for each player, whether that player can force going out first
+against all the others playing together as one side (with two players that is the zero-sum
+game itself); the verdict of every legal move of the player to move; and a line to the end in
+which the player who can force it goes out as fast as possible while the others hold out as
+long as they can.
+
+>>> from handsolver.models.cards import mask_of, parse_cards
+>>> hands = tuple(mask_of(parse_cards(text)) for text in ("3d 3c 2s", "4d 5d 6d"))
+>>> result = solve_position(Position(hands))
+>>> result.forced_win
+(True, False)
+>>> [(move.play and move.play.format(STANDARD), move.forced_win) for move in result.moves]
+[('3c 3d', True), ('3d', False), ('3c', False), ('2s', True)]
+>>> [(step.player, step.play and step.play.format(STANDARD)) for step in result.line]
+[(0, '3c 3d'), (1, None), (0, '2s')]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
+from handsolver.models.big2_order import lowest_card, play_strength
+from handsolver.models.cards import STANDARD, CardSet, InputError, card_name, cards_of
+from handsolver.solver.big2.game_search import GameSearch, OutOfBudget, State, play_of
+
+__all__ = [
+    "GameResult",
+    "LineStep",
+    "MoveVerdict",
+    "Position",
+    "STANDARD",
+    "check_position",
+    "solve_position",
+]
+
+DEFAULT_TABLE_SIZE = 2_000_000
+
+
+@dataclass(frozen=True)
+class Position:
+    """Hands as card masks, in turn order; ``beat`` and ``by`` (both or neither) the play to
+    beat and the player who made it; ``passed`` the players who passed in this trick (where
+    passes are final); ``start`` for the first play of a deal."""
+
+    hands: tuple[CardSet, ...]
+    to_move: int = 0
+    beat: Play | None = None
+    by: int | None = None
+    passed: frozenset[int] = field(default_factory=frozenset)
+    start: bool = False
+
+
+@dataclass(frozen=True)
+class MoveVerdict:
+    """A legal move of the player to move (``play`` None for a pass), and whether that player
+    can still force going out first after it (None: unknown within the budget)."""
+
+    play: Play | None
+    forced_win: bool | None
+
+
+@dataclass(frozen=True)
+class LineStep:
+    """One turn of the line: the player and the play (None for a pass)."""
+
+    player: int
+    play: Play | None
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The answer for one position.
+
+    ``forced_win[p]``: whether player ``p`` can force going out first against the others
+    together (None: unknown within the budget).  ``line``: the game to its end when a player can
+    force it (empty otherwise); ``line_fastest`` says whether it was proven to be the fastest
+    win against the longest defence, or only a winning line (the budget ran out first).
+    """
+
+    position: Position
+    rules: Rules
+    forced_win: tuple[bool | None, ...]
+    moves: tuple[MoveVerdict, ...]
+    line: tuple[LineStep, ...]
+    line_fastest: bool
+    nodes: int
+    seconds: float
+
+    @property
+    def winner(self) -> int | None:
+        """The player who can force going out first, if one can."""
+        return next((p for p, won in enumerate(self.forced_win) if won), None)
+
+
+def _name(player: int) -> str:
+    return f"player {player + 1}"
+
+
+def check_position(position: Position, rules: Rules = SEED_RULES) -> Position:
+    """The position with every player who must have passed marked so (where passes are final,
+    everyone whose turn came after the play to beat), after checking it.
+
+    :raises InputError: naming what is wrong: too few or many hands, an empty hand (the deal is
+        over), a card twice, a player out of range, a play to beat that is not a play or is
+        given without who made it, a pass where passes are not final.
+    """
+    hands, players = position.hands, len(position.hands)
+    if not 2 <= players <= 4:
+        raise InputError(f"give 2, 3 or 4 hands, not {players}")
+    for player, hand in enumerate(hands):
+        if not hand:
+            raise InputError(f"{_name(player)} has no cards: the deal is already over")
+    seen: dict[int, str] = {}
+    owners = [(hand, _name(p)) for p, hand in enumerate(hands)]
+    if position.beat is not None:
+        owners.append((position.beat.mask, "the play to beat"))
+    for mask, owner in owners:
+        for card in cards_of(mask):
+            if card in seen:
+                raise InputError(f"card {card_name(card)} is in {seen[card]} and {owner}")
+            seen[card] = owner
+    checked: tuple[tuple[str, int | None], ...] = (
+        ("to move", position.to_move),
+        ("--by", position.by),
+    )
+    for label, number in checked:
+        if number is not None and not 0 <= number < players:
+            raise InputError(f"{label} {number + 1} is not a player: players are 1 to {players}")
+    if (position.beat is None) != (position.by is None):
+        raise InputError("give the play to beat and the player who made it together")
+    if position.beat is not None:
+        try:
+            kind = play_kind(position.beat.mask, rules)
+        except IllegalPlayError as error:
+            raise InputError(str(error)) from None
+        if kind is not position.beat.kind:
+            raise InputError(
+                f"the play to beat is a {kind.label}, not a {position.beat.kind.label}"
+            )
+        if position.by == position.to_move:
+            raise InputError(
+                f"--by {position.to_move + 1} is the player to move: a free lead has no play "
+                "to beat"
+            )
+    if position.start:
+        if position.beat is not None:
+            raise InputError("the start of a deal has no play to beat")
+        low = lowest_card(sum(hands), rules)
+        holder = next(p for p, hand in enumerate(hands) if hand >> low & 1)
+        if holder != position.to_move:
+            raise InputError(
+                f"{_name(holder)} holds {card_name(low)}, the lowest card, and so leads the deal"
+            )
+    passed = set(position.passed)
+    if passed and not rules.pass_final:
+        raise InputError("--passed needs rules where a pass is final (--pass-final)")
+    for player in sorted(passed):
+        if not 0 <= player < players:
+            raise InputError(f"--passed {player + 1} is not a player: players are 1 to {players}")
+        if player in (position.to_move, position.by):
+            raise InputError(f"--passed {player + 1}: {_name(player)} is to move or made the play")
+    if position.beat is not None and rules.pass_final:
+        assert position.by is not None
+        turn = (position.by + 1) % players
+        while turn != position.to_move:
+            passed.add(turn)
+            turn = (turn + 1) % players
+    if position.beat is None and passed:
+        raise InputError("--passed needs a play to beat: a new trick starts with no passes")
+    return Position(
+        hands, position.to_move, position.beat, position.by, frozenset(passed), position.start
+    )
+
+
+def root_state(position: Position, rules: Rules) -> State:
+    """The search's state for a checked position."""
+    passed = sum(1 << player for player in position.passed)
+    if position.beat is None:
+        return (position.hands, position.to_move, 0, 0, -1, 0)
+    assert position.by is not None
+    beat = position.beat
+    return (
+        position.hands,
+        position.to_move,
+        beat.kind.size,
+        play_strength(beat, rules),
+        position.by,
+        passed,
+    )
+
+
+def _any(values: list[bool | None]) -> bool | None:
+    if True in values:
+        return True
+    return None if None in values else False
+
+
+def _not(value: bool | None) -> bool | None:
+    return None if value is None else not value
+
+
+def solve_position(
+    position: Position,
+    rules: Rules = SEED_RULES,
+    *,
+    max_nodes: int | None = None,
+    time_limit: float | None = None,
+    table_size: int = DEFAULT_TABLE_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> GameResult:
+    """Every player's forced win, every move's verdict and a winning line (see the module).
+
+    ``max_nodes`` and ``time_limit`` bound the verdicts' search, and again the line's; what is
+    not proven within them is None.  ``table_size`` caps each transposition table's entries
+    (about 250 bytes each).  ``progress`` is called with the nodes searched so far, now and
+    then.
+
+    :raises InputError: for a position :func:`check_position` rejects.
+    """
+    began = time.perf_counter()
+    position = check_position(position, rules)
+    deadline = None if time_limit is None else began + time_limit
+    search = GameSearch(
+        position.hands,
+        rules,
+        max_nodes=max_nodes,
+        deadline=deadline,
+        table_size=table_size,
+        progress=progress,
+    )
+    root = root_state(position, rules)
+    mover, players = position.to_move, len(position.hands)
+    must_hold = 1 << lowest_card(sum(position.hands), rules) if position.start else 0
+    moves = [move for move in search.moves(root) if move[0] & must_hold == must_hold]
+    children = [search.after(root, move) for move in moves]
+
+    def value(child: State | int, target: int) -> bool | None:
+        if isinstance(child, int):
+            return child == target
+        try:
+            return search.wins(child, target)
+        except OutOfBudget:
+            return None
+
+    verdicts = [value(child, mover) for child in children]
+    forced: list[bool | None] = []
+    for target in range(players):
+        if target == mover:
+            forced.append(_any(verdicts))
+        elif players == 2:
+            forced.append(_not(_any(verdicts)))
+        else:
+            forced.append(_not(_any([_not(value(child, target)) for child in children])))
+    move_results = tuple(
+        MoveVerdict(play_of(search, mover, move[0]) if move[0] else None, verdict)
+        for move, verdict in zip(moves, verdicts, strict=True)
+    )
+    winner = next((p for p, won in enumerate(forced) if won), None)
+    line: tuple[LineStep, ...] = ()
+    fastest = False
+    if winner is not None:
+        line, fastest = _line(search, moves, children, mover, winner, max_nodes, time_limit)
+    return GameResult(
+        position,
+        rules,
+        tuple(forced),
+        move_results,
+        line,
+        fastest,
+        search.nodes,
+        time.perf_counter() - began,
+    )
+
+
+def _line(
+    search: GameSearch,
+    moves: list[tuple[CardSet, int, int]],
+    children: list[State | int],
+    mover: int,
+    winner: int,
+    max_nodes: int | None,
+    time_limit: float | None,
+) -> tuple[tuple[LineStep, ...], bool]:
+    """The fastest forced win against the longest defence, or, when the budget runs out
+    first, a winning line that is not proven the fastest."""
+    search.max_nodes = None if max_nodes is None else search.nodes + max_nodes
+    search.deadline = None if time_limit is None else time.perf_counter() + time_limit
+    try:
+        return _fastest_line(search, moves, children, mover, winner), True
+    except OutOfBudget:
+        pass
+    search.max_nodes = None if max_nodes is None else search.nodes + max_nodes
+    search.deadline = None if time_limit is None else time.perf_counter() + time_limit
+    try:
+        return _winning_line(search, moves, children, mover, winner), False
+    except OutOfBudget:
+        return (), False
+
+
+def _within(search: GameSearch, child: State | int, winner: int, plies: int) -> bool:
+    if isinstance(child, int):
+        return child == winner
+    return search.wins_within(child, winner, plies)
+
+
+def _fastest_line(
+    search: GameSearch,
+    moves: list[tuple[CardSet, int, int]],
+    children: list[State | int],
+    mover: int,
+    winner: int,
+) -> tuple[LineStep, ...]:
+    # The fewest turns the winner needs from the root, found by deepening: the root's own
+    # moves (the start of a deal restricts them) are the first turn.
+    states = [child for child in children if not isinstance(child, int)]
+    plies = 1 + min((search.least_plies(child, winner) for child in states), default=0)
+    while True:
+        fits = [_within(search, child, winner, plies - 1) for child in children]
+        if any(fits) if mover == winner else all(fits):
+            break
+        plies += 1
+    if mover == winner:
+        index = fits.index(True)
+    else:
+        index = next(
+            i for i, child in enumerate(children) if not _within(search, child, winner, plies - 2)
+        )
+    plies -= 1
+    steps = [LineStep(mover, play_of(search, mover, moves[index][0]) if moves[index][0] else None)]
+    state = children[index]
+    while not isinstance(state, int):
+        player = state[1]
+        for move in search.moves(state):
+            child = search.after(state, move)
+            if player == winner:
+                good = (
+                    child == winner
+                    if isinstance(child, int)
+                    else (search.wins_within(child, winner, plies - 1))
+                )
+            else:
+                good = not isinstance(child, int) and not search.wins_within(
+                    child, winner, plies - 2
+                )
+            if good:
+                break
+        steps.append(LineStep(player, play_of(search, player, move[0]) if move[0] else None))
+        state, plies = child, plies - 1
+    return tuple(steps)
+
+
+def _winning_line(
+    search: GameSearch,
+    moves: list[tuple[CardSet, int, int]],
+    children: list[State | int],
+    mover: int,
+    winner: int,
+) -> tuple[LineStep, ...]:
+    """A line in which the winner keeps to proven winning moves and the others take their
+    first legal move."""
+
+    def wins(child: State | int) -> bool:
+        return child == winner if isinstance(child, int) else search.wins(child, winner)
+
+    index = next(i for i, child in enumerate(children) if mover != winner or wins(child))
+    steps = [LineStep(mover, play_of(search, mover, moves[index][0]) if moves[index][0] else None)]
+    state = children[index]
+    while not isinstance(state, int):
+        player = state[1]
+        for move in search.moves(state):
+            child = search.after(state, move)
+            if player != winner or wins(child):
+                break
+        steps.append(LineStep(player, play_of(search, player, move[0]) if move[0] else None))
+        state = child
+    return tuple(steps)

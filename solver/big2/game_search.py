@@ -1,0 +1,323 @@
+"""The search behind :func:`~handsolver.solver.big2.game.solve_position`: can one player force
+going out first against all the others together?
+
+A state is the hands as masks, the player to move, the play to beat as (size, strength) with
+size 0 for a free lead, who made it, and (where passes are final) who has passed in this trick.
+The search is a boolean AND-OR search: the target player's turns are OR nodes, everybody
+else's are AND nodes (the others play as one side).  What makes it fast enough:
+
+* every play of each player's starting hand is listed once, by size and strength; in a subtree
+  a player's plays are the listed ones inside the current hand (one AND per play), and the
+  replies to a play are the listed ones above its strength (a bisection);
+* a transposition table per target player maps a state to its proven value (the game has no
+  cycles: every trick ends after one round of passes, so values are exact);
+* a play that empties the mover's hand is tried first, then five-card plays before smaller
+  ones, the lowest of each size first, passing last;
+* a leader whose hand splits into plays nobody else can beat, except perhaps the last one, has
+  won without search (:meth:`GameSearch.sure_out`).
+
+A node budget and a deadline stop a search with :class:`OutOfBudget`; the caller reports the
+verdict as unknown.
+"""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_right
+from collections.abc import Callable
+
+from handsolver.models.big2 import Play, PlayKind, iter_legal_plays
+from handsolver.models.big2_order import BOMB_KINDS, play_strength
+from handsolver.models.big2_rules import Rules
+from handsolver.models.cards import CardSet
+from handsolver.solver.big2.search import exact_search
+
+#: (hands, to move, size of the play to beat or 0 for a free lead, its strength, who made it
+#: or -1, the players who passed as bits).
+State = tuple[tuple[CardSet, ...], int, int, int, int, int]
+# A single's strength is its card key: the twos are the keys from 48 up.
+_DEUCE_KEY = 48
+_CHECK_EVERY = 1024
+
+
+class OutOfBudget(Exception):
+    """The node budget or the deadline ran out before the answer was proven."""
+
+
+class _PlayerPlays:
+    """One player's plays, listed once from the starting hand."""
+
+    def __init__(self, hand: CardSet, rules: Rules) -> None:
+        plays = [
+            (p.mask, p.kind.size, play_strength(p, rules), p.kind)
+            for p in iter_legal_plays(hand, rules=rules)
+        ]
+        # Leads: big plays first, the lowest of each size first.
+        plays.sort(key=lambda play: (-play[1], play[2]))
+        self.leads = [(mask, size, strength) for mask, size, strength, _ in plays]
+        self.kinds = {mask: kind for mask, _, _, kind in plays}
+        self.sizes = {mask: size for mask, size, _, _ in plays}
+        self.strengths = {mask: strength for mask, _, strength, _ in plays}
+        by_size: dict[int, list[tuple[int, CardSet]]] = {}
+        for mask, size, strength, _ in plays:
+            by_size.setdefault(size, []).append((strength, mask))
+        self.by_size: dict[int, tuple[list[int], list[CardSet]]] = {}
+        for size, listed in by_size.items():
+            listed.sort()
+            self.by_size[size] = ([s for s, _ in listed], [m for _, m in listed])
+        self.bombs = [
+            (mask, 5, strength) for mask, size, strength, kind in plays if kind in BOMB_KINDS
+        ]
+        self.bombs.sort(key=lambda play: play[2])
+
+
+class GameSearch:
+    """The AND-OR search over the positions that follow from one set of starting hands.
+
+    ``max_nodes`` and ``deadline`` (a :func:`time.perf_counter` value) bound all the searches
+    made through this object together; ``table_size`` caps each transposition table (a full
+    table is emptied and refilled: results stay exact, only work is repeated).
+    """
+
+    def __init__(
+        self,
+        hands: tuple[CardSet, ...],
+        rules: Rules,
+        *,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
+        table_size: int = 2_000_000,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.players = len(hands)
+        self.plays = [_PlayerPlays(hand, rules) for hand in hands]
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.table_size = table_size
+        self.progress = progress
+        self.nodes = 0
+        self._tables: dict[int, dict[State, bool]] = {}
+        self._within_tables: dict[int, dict[State, tuple[int, int]]] = {}
+        self._moves: dict[tuple[int, CardSet, int, int], list[tuple[CardSet, int, int]]] = {}
+        self._fewest: dict[CardSet, int] = {}
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def moves(self, state: State) -> list[tuple[CardSet, int, int]]:
+        """The mover's legal plays as (mask, size, strength), in search order; a pass is
+        ``(0, 0, 0)``, listed last where it is allowed (never on a free lead).
+
+        The list depends only on the mover, the hand and the play to beat, and those repeat
+        across many states, so it is kept (do not change it).
+        """
+        hands, mover, size, strength, _, _ = state
+        hand = hands[mover]
+        key = (mover, hand, size, strength)
+        known = self._moves.get(key)
+        if known is not None:
+            return known
+        mine = self.plays[mover]
+        if size == 0:
+            out = [play for play in mine.leads if play[0] & hand == play[0]]
+        else:
+            out = []
+            listed = mine.by_size.get(size)
+            if listed is not None:
+                strengths, masks = listed
+                for index in range(bisect_right(strengths, strength), len(masks)):
+                    mask = masks[index]
+                    if mask & hand == mask:
+                        out.append((mask, size, strengths[index]))
+            if self.rules.bombs and size == 1 and strength >= _DEUCE_KEY:
+                out.extend(play for play in mine.bombs if play[0] & hand == play[0])
+            out.sort(key=lambda play: -play[1])
+        for index, play in enumerate(out):
+            if play[0] == hand:
+                out.insert(0, out.pop(index))
+                break
+        if size:
+            out.append((0, 0, 0))
+        if len(self._moves) >= self.table_size:
+            self._moves.clear()
+        self._moves[key] = out
+        return out
+
+    def after(self, state: State, move: tuple[CardSet, int, int]) -> State | int:
+        """The state after ``move``, or the mover's number when the move empties the hand."""
+        hands, mover, size, strength, by, passed = state
+        mask, play_size, play_strength_ = move
+        players = self.players
+        if mask:
+            rest = hands[mover] ^ mask
+            if not rest:
+                return mover
+            hands = (*hands[:mover], rest, *hands[mover + 1 :])
+            nxt = (mover + 1) % players
+            while passed >> nxt & 1:
+                nxt = (nxt + 1) % players
+            if nxt == mover:
+                return (hands, mover, 0, 0, -1, 0)
+            return (hands, nxt, play_size, play_strength_, mover, passed)
+        if self.rules.pass_final:
+            passed |= 1 << mover
+        nxt = (mover + 1) % players
+        while passed >> nxt & 1:
+            nxt = (nxt + 1) % players
+        if nxt == by:
+            return (hands, by, 0, 0, -1, 0)
+        return (hands, nxt, size, strength, by, passed)
+
+    # -- bounds --------------------------------------------------------------------------
+
+    def _best_reply_strength(self, hand: CardSet, player: int, size: int) -> int:
+        """The strength of the strongest play of ``size`` inside ``hand``, or -1."""
+        listed = self.plays[player].by_size.get(size)
+        if listed is None:
+            return -1
+        strengths, masks = listed
+        for index in range(len(masks) - 1, -1, -1):
+            mask = masks[index]
+            if mask & hand == mask:
+                return strengths[index]
+        return -1
+
+    def sure_out(self, hands: tuple[CardSet, ...], leader: int) -> bool:
+        """Whether ``leader``, leading, splits the hand into plays that nobody else can beat,
+        except perhaps the last: then every other player must pass each of them in turn."""
+        hand = hands[leader]
+        mine = self.plays[leader]
+        if hand in mine.sizes:
+            return True
+        others = [p for p in range(self.players) if p != leader]
+        best: dict[int, int] = {}
+        bombs_held = self.rules.bombs and any(
+            any(b[0] & hands[p] == b[0] for b in self.plays[p].bombs) for p in others
+        )
+        safe = []
+        for mask, size, strength in mine.leads:
+            if mask & hand != mask:
+                continue
+            if size not in best:
+                best[size] = max(self._best_reply_strength(hands[p], p, size) for p in others)
+            if strength > best[size] and not (bombs_held and size == 1 and strength >= _DEUCE_KEY):
+                safe.append(mask)
+        if not safe:
+            return False
+        return self._splits(hand, safe, 0, mine.sizes)
+
+    def _splits(
+        self, hand: CardSet, safe: list[CardSet], start: int, plays: dict[CardSet, int]
+    ) -> bool:
+        if hand in plays:
+            return True
+        for index in range(start, len(safe)):
+            mask = safe[index]
+            if mask & hand == mask:
+                rest = hand ^ mask
+                if not rest or self._splits(rest, safe, index + 1, plays):
+                    return True
+        return False
+
+    # -- the search ----------------------------------------------------------------------
+
+    def _count_node(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise OutOfBudget
+        if self.nodes % _CHECK_EVERY == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise OutOfBudget
+            if self.progress is not None:
+                self.progress(self.nodes)
+
+    def wins(self, state: State, target: int) -> bool:
+        """Whether ``target`` can force going out first from ``state``.
+
+        :raises OutOfBudget: when the budget runs out first.
+        """
+        table = self._tables.setdefault(target, {})
+        moves, after, sure_out, count = self.moves, self.after, self.sure_out, self._count_node
+        limit = self.table_size
+
+        def win(state: State) -> bool:
+            known = table.get(state)
+            if known is not None:
+                return known
+            count()
+            hands, mover, size = state[0], state[1], state[2]
+            mine = mover == target
+            if size == 0 and sure_out(hands, mover):
+                table[state] = mine
+                return mine
+            result = not mine
+            for move in moves(state):
+                child = after(state, move)
+                value = child == target if isinstance(child, int) else win(child)
+                if value == mine:
+                    result = mine
+                    break
+            if len(table) >= limit:
+                table.clear()
+            table[state] = result
+            return result
+
+        return win(state)
+
+    def least_plies(self, state: State, target: int) -> int:
+        """A lower bound on the turns before ``target`` can go out: its hand needs at least
+        the fewest plays that empty it, and where passes are not final every other player
+        takes a turn between two of its plays."""
+        hands, mover = state[0], state[1]
+        hand = hands[target]
+        plays = self._fewest.get(hand)
+        if plays is None:
+            plays = self._fewest[hand] = exact_search(hand, rules=self.rules).count
+        if self.rules.pass_final:
+            return plays + (mover != target)
+        players = self.players
+        return (plays - 1) * players + 1 + (target - mover) % players
+
+    def wins_within(self, state: State, target: int, plies: int) -> bool:
+        """Whether ``target`` can force going out first within ``plies`` turns (passes count).
+
+        The table keeps, per state, the most plies known too few and the fewest known enough.
+        """
+        table = self._within_tables.setdefault(target, {})
+        moves, after, count, least = self.moves, self.after, self._count_node, self.least_plies
+
+        def within(state: State, depth: int) -> bool:
+            if depth <= 0:
+                return False
+            too_few, enough = table.get(state, (0, 1 << 30))
+            if depth <= too_few:
+                return False
+            if depth >= enough:
+                return True
+            if least(state, target) > depth:
+                return False
+            count()
+            mine = state[1] == target
+            result = not mine
+            for move in moves(state):
+                child = after(state, move)
+                if isinstance(child, int):
+                    value = child == target
+                else:
+                    value = within(child, depth - 1)
+                if value == mine:
+                    result = mine
+                    break
+            if result:
+                table[state] = (too_few, min(enough, depth))
+            else:
+                table[state] = (max(too_few, depth), enough)
+            return result
+
+        return within(state, plies)
+
+
+def play_of(search: GameSearch, player: int, mask: CardSet) -> Play:
+    """The play ``mask`` of ``player`` with its kind."""
+    kind: PlayKind = search.plays[player].kinds[mask]
+    return Play(mask, kind)

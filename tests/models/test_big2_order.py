@@ -1,0 +1,81 @@
+"""The beating order of :mod:`handsolver.models.big2_order` against the independent one of
+:mod:`tests.big2_minimax`, and the rule data every JSON answer carries."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from handsolver.models.big2 import PROFILES, Play, legal_plays, make_rules
+from handsolver.models.big2_order import beats, legal_replies, lowest_card
+from handsolver.models.cards import Notation, cards_of, mask_of, parse_cards
+from tests.big2_minimax import beats as independent_beats
+from tests.solver.test_big2_game import RULE_CASES
+
+
+@pytest.mark.parametrize("name", RULE_CASES)
+def test_beats_matches_independent_order(name: str) -> None:
+    rules = RULE_CASES[name]
+    rng = random.Random(name)
+    checked = 0
+    for _ in range(30):
+        # Cards from a few ranks, so that pairs, straights and full houses are common.
+        low = rng.randrange(13)
+        deck = [((low + i) % 13) * 4 + suit for i in range(7) for suit in range(4)]
+        plays = legal_plays(mask_of(rng.sample(deck, 12)), rules)
+        for play in rng.sample(plays, min(40, len(plays))):
+            for target in rng.sample(plays, min(10, len(plays))):
+                if play.mask & target.mask:
+                    continue
+                mine, theirs = frozenset(cards_of(play.mask)), frozenset(cards_of(target.mask))
+                assert beats(play, target, rules) == independent_beats(mine, theirs, rules)
+                checked += 1
+    assert checked > 1000
+
+
+def test_replies_are_the_beating_plays() -> None:
+    hand = mask_of(parse_cards("3c 3d 4h 5s 6c 7d 2s"))
+    target = Play.from_text("4c 5d 6h 7s 8c")
+    assert [p.mask for p in legal_replies(hand, target)] == []
+    assert [p.mask for p in legal_replies(hand, Play.from_text("Ad"))] == [
+        mask_of(parse_cards("2s"))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "lowest", "highest"),
+    [
+        ("seed", "A2345", "TJQKA"),
+        ("hk", "A2345", "TJQKA"),
+        ("taiwan", "A2345", "23456"),
+        ("pusoy-dos", "34567", "JQKA2"),
+        ("western", "34567", "TJQKA"),
+    ],
+)
+def test_profiles_list_straights_low_to_high(name: str, lowest: str, highest: str) -> None:
+    straights = PROFILES[name].to_json()["straights"]
+    assert "".join(straights[0]) == lowest and "".join(straights[-1]) == highest
+
+
+def test_rules_json_carries_the_game_rules() -> None:
+    data = make_rules("taiwan", pass_final=True, bombs=True).to_json(Notation(ten="0"))
+    assert data["rank_order"] == list("34567890JQKA2")
+    assert data["suit_order"] == "shdc"
+    assert data["five_card_order"] == [
+        "straight",
+        "full house",
+        "four of a kind + 1",
+        "straight flush",
+    ]
+    assert data["flush_order"] == "rank"
+    assert data["pass_final"] is True
+    assert data["bombs"] == ["four of a kind + 1", "straight flush"]
+    assert PROFILES["seed"].to_json()["bombs"] == []
+    assert PROFILES["seed"].to_json()["pass_final"] is False
+
+
+def test_lowest_card_follows_the_suit_order() -> None:
+    cards = parse_cards("3c 3d 4s")
+    assert lowest_card(cards) == parse_cards("3d")[0]
+    assert lowest_card(cards, make_rules("taiwan")) == parse_cards("3c")[0]
