@@ -166,6 +166,7 @@ def advise(
     check_position(_position(_seat_hands(view, opponents, deals[0]), view), view.rules)
     moves = view.legal_moves()
     jobs = [(_seat_hands(view, opponents, deal), view, moves, settings) for deal in deals]
+    results: Iterable[list[bool | None]]
     results = run_batch(solve_deal, jobs, workers=workers, scheduler=scheduler, chunksize=1)
     if progress is not None:
         results = progress(results, len(jobs), "big2 advise")

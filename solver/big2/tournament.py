@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -189,6 +189,7 @@ def play_tournament(
         (tuple(strategies), first, min(BLOCK, deals - first), seed, rules)
         for first in range(0, deals, BLOCK)
     ]
+    blocks: Iterable[list[GameRecord]]
     blocks = run_batch(play_block, jobs, workers=workers, scheduler=scheduler, chunksize=1)
     if progress is not None:
         blocks = progress(blocks, len(jobs), "big2 tournament")

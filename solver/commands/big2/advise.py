@@ -43,7 +43,7 @@ SamplesOption = Annotated[
 NodesOption = Annotated[
     int,
     typer.Option(
-        "--nodes",
+        "--max-nodes",
         min=0,
         max=10**9,
         help="Search nodes per move and deal (0: no limit; up to 10**9); past them the "
@@ -80,7 +80,7 @@ SolveCardsOption = Annotated[
 def advice_settings(
     samples: int, nodes: int, time_limit: float | None, solve_cards: int, seed: int
 ) -> AdviceSettings:
-    """The advisor's settings from its options (``--nodes 0`` is no limit)."""
+    """The advisor's settings from its options (``--max-nodes 0`` is no limit)."""
     return AdviceSettings(samples, nodes or None, time_limit, seed, solve_cards)
 
 
