@@ -1,10 +1,11 @@
 """A strategy program's round: one question a line in, one answer a line out, in one isolated
 run.  The games' ``program:`` strategies (Chinese poker's settings, Big 2's moves) ask this way.
 
->>> import sys
->>> code = "import sys\\nfor line in sys.stdin: print(line.strip().upper())"
->>> answer_lines(f"{sys.executable} -c {code!r}", ["ab", "cd"], timeout=30, sandbox="none",
-...              answers="words", questions="words")
+>>> import shlex, sys
+>>> code = "import sys; [print(line.strip().upper()) for line in sys.stdin]"
+>>> command = f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
+>>> answer_lines(command, ["ab", "cd"], timeout=30, sandbox="none", answers="words",
+...              questions="words")
 ['AB', 'CD']
 """
 
