@@ -5,6 +5,7 @@ any number of workers."""
 from __future__ import annotations
 
 import json
+import random
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -12,11 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from handsolver.models.big2 import SEED_RULES, Rules, make_rules, play_kind
-from handsolver.models.big2_order import beats
-from handsolver.models.cards import cards_of
-from handsolver.solver.big2.strategies import strategy_from_spec
-from handsolver.solver.big2.table import deal_score
+from handsolver.models.big2 import SEED_RULES, Rules, legal_plays, make_rules, play_kind
+from handsolver.models.big2_order import beats, play_strength
+from handsolver.models.cards import cards_of, mask_of
+from handsolver.solver.big2 import fewest_plays
+from handsolver.solver.big2.strategies import fewest_move, greedy_move, strategy_from_spec
+from handsolver.solver.big2.table import TableView, deal_score
 from handsolver.solver.big2.tournament import GameRecord, play_tournament
 from handsolver.solver.cli import app
 
@@ -173,3 +175,53 @@ def test_cli_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], names: str)
     code, out, err = invoke(*args, "--deals", "2")
     assert code == 2 and out == "", (code, out, err)
     assert err.count("\n") == 1 and err.startswith("error: ") and names in err, err
+
+
+def random_views(count: int) -> list[TableView]:
+    """Views of random hands, half of them facing a play to beat."""
+    rng = random.Random(8)
+    views = []
+    for _ in range(count):
+        deck = rng.sample(range(52), 52)
+        hand = mask_of(deck[: rng.randint(1, 13)])
+        target = None
+        if rng.random() < 0.5:
+            plays = legal_plays(mask_of(deck[13:26]))
+            target = rng.choice(plays)
+        views.append(TableView(0, hand, (hand.bit_count(), 13), 0, (), target,
+                               None if target is None else 1, frozenset(), False))  # fmt: skip
+    return views
+
+
+def test_greedy_is_the_lowest_reply_or_the_largest_lowest_lead() -> None:
+    for view in random_views(150):
+        move = greedy_move(view)
+        plays = legal_plays(view.hand)
+        if view.beat is not None:
+            replies = [play for play in plays if beats(play, view.beat)]
+            if not replies:
+                assert move is None
+                continue
+            assert move is not None and beats(move, view.beat)
+            assert play_strength(move) == min(play_strength(play) for play in replies)
+        else:
+            assert move is not None
+            size = max(play.kind.size for play in plays)
+            same = [play for play in plays if play.kind.size == size]
+            assert move.kind.size == size
+            assert play_strength(move) == min(play_strength(play) for play in same)
+
+
+def test_fewest_keeps_to_a_fewest_partition() -> None:
+    for view in random_views(150):
+        move = fewest_move(view)
+        need = fewest_plays(view.hand).count
+        if move is None:
+            assert view.beat is not None
+            assert all(
+                fewest_plays(view.hand ^ play.mask).count >= need
+                for play in legal_plays(view.hand)
+                if beats(play, view.beat)
+            )
+        else:
+            assert fewest_plays(view.hand ^ move.mask).count == need - 1
