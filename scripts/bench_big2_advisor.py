@@ -3,6 +3,7 @@ once a rotation of the seats) and the time of one piece of advice.
 
     python scripts/bench_big2_advisor.py                      # 1,000 deals a match, 2 workers
     python scripts/bench_big2_advisor.py --deals 200 --workers 2
+    python scripts/bench_big2_advisor.py --only two        # one part: openings, random, greedy, two
 
 Figures:
 
@@ -71,18 +72,30 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--openings", type=int, default=10)
+    parser.add_argument(
+        "--only",
+        choices=["openings", "random", "greedy", "two"],
+        help="Run one part only (the parts are independent, so they may run side by side).",
+    )
     args = parser.parse_args()
+    parts = [args.only] if args.only else ["openings", "random", "greedy", "two"]
     table = TABLE_ADVICE
     print(
         f"advise in tournaments: {table.samples} samples, {table.max_nodes} nodes a move, "
         f"deals searched at most {table.solve_cards} cards in hand\n",
         flush=True,
     )
-    openings(args.openings, args.seed)
-    print()
-    match(["advise", "random", "random", "random"], args.deals, args.seed, args.workers)
-    match(["advise", "greedy", "greedy", "greedy"], args.deals, args.seed, args.workers)
-    match(["advise", "greedy"], args.deals, args.seed, args.workers)
+    if "openings" in parts:
+        openings(args.openings, args.seed)
+        print()
+    matches = {
+        "random": ["advise", "random", "random", "random"],
+        "greedy": ["advise", "greedy", "greedy", "greedy"],
+        "two": ["advise", "greedy"],
+    }
+    for part, names in matches.items():
+        if part in parts:
+            match(names, args.deals, args.seed, args.workers)
 
 
 if __name__ == "__main__":
