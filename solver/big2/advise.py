@@ -3,14 +3,17 @@ the moves by the share of deals they win.
 
 For a :class:`~handsolver.solver.big2.table.TableView`, :func:`advise` deals the cards the
 player cannot see (:mod:`.sampling`) ``samples`` times consistently with the opponents' counts,
-and solves each deal with every hand face up (:func:`~handsolver.solver.big2.game.solve_position`,
-within a node budget and, if asked, a time limit).  A move scores 1 in a deal where it keeps a
-forced win (going out first against every other player together) and 0 where it is proven not
-to.  Where the budget runs out first, an evaluation at the depth limit stands in: the fewest
-plays that empty each hand (:func:`~handsolver.solver.big2.fewest_plays`), the player's hand
-after the move against each opponent's; the move scores ``1/k`` when the player is among the
-``k`` hands that need the fewest plays, else 0.  A move's ``share`` is its mean score, with the
-standard error of that mean; ``exact`` counts the deals in which its verdict was proven.
+and solves each deal with every hand face up (the verdicts of
+:func:`~handsolver.solver.big2.game.solve_position`, within a node budget per move and, if
+asked, a time limit; deals with more than ``solve_cards`` cards in hand are not searched).  A
+move scores 1 in a deal where it keeps a forced win (going out first against every other player
+together), and 0 where, with two players, it is proven not to.  Elsewhere an evaluation at the
+depth limit stands in: where the budget runs out first, and with three or four players where
+the others together could stop the player (they do not play as a team, so that is no loss).
+The evaluation is the fewest plays that empty each hand (:func:`fewest_count`), the player's
+hand after the move against each opponent's: the move scores ``1/k`` when the player is among
+the ``k`` hands that need the fewest plays, else 0.  A move's ``share`` is its mean score, with
+the standard error of that mean; ``exact`` counts the deals in which its verdict was proven.
 
 Moves are ranked by share, then by the player's fewest plays after the move (fewer first), a
 play before a pass, more cards before fewer, the lower play before the higher, and then in the
