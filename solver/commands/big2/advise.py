@@ -244,8 +244,8 @@ def advise(
     the unseen cards in which it keeps a forced win; a deal the budget cannot settle takes the
     fewest-plays evaluation (see docs/big2-table.md).
 
-    Example: handsolver big2 advise 3d 4d 9h 9s Qc Kd Ah 2c --counts 8,8,8 --played "3c 3h 3s"
-    --beat "5c 5d" --by 4
+    Example: handsolver big2 advise 5h 5s 9c Jd Ad 2s --counts 5 --played "3d 3c 4h 6s 7s 8c"
+    --beat "8c" --by 2
     """
     from handsolver.solver.big2.advise import advise as advise_view
     from handsolver.solver.commands.errors import Interrupted
