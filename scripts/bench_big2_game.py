@@ -4,7 +4,8 @@ Each case deals random hands (a fixed seed) and solves the start of the deal (th
 lowest card leads and must play it) as ``handsolver big2 game --start`` does: every player's
 verdict, every opening move's verdict and the fastest line.  Printed per case: how many deals
 were solved within the budget, the median and 95th percentile of the time per deal (a deal not
-solved counts as the budget), the median positions searched, and the peak memory of the run.
+solved counts as its time or the budget, whichever is longer), the median positions searched,
+and the peak memory of the run.
 
     python scripts/bench_big2_game.py                 # 2x13 (20 deals), 3x5 and 4x5 (50 each)
     python scripts/bench_big2_game.py --full 100      # and 100 four-player deals of 13 cards

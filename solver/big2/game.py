@@ -13,15 +13,15 @@ game itself); the verdict of every legal move of the player to move; and a line 
 which the player who can force it goes out as fast as possible while the others hold out as
 long as they can.
 
->>> from handsolver.models.cards import mask_of, parse_cards
->>> hands = tuple(mask_of(parse_cards(text)) for text in ("3d 3c 2s", "4d 5d 6d"))
+>>> from handsolver.models.cards import STANDARD, mask_of, parse_cards
+>>> hands = tuple(mask_of(parse_cards(text)) for text in ("3d 5c 5h Kd 2s", "4c 9s 9h Ac"))
 >>> result = solve_position(Position(hands))
 >>> result.forced_win
 (True, False)
->>> [(move.play and move.play.format(STANDARD), move.forced_win) for move in result.moves]
-[('3c 3d', True), ('3d', False), ('3c', False), ('2s', True)]
+>>> [(move.play.format(STANDARD), move.forced_win) for move in result.moves if move.play]
+[('5c 5h', False), ('3d', True), ('5c', False), ('5h', False), ('Kd', False), ('2s', False)]
 >>> [(step.player, step.play and step.play.format(STANDARD)) for step in result.line]
-[(0, '3c 3d'), (1, None), (0, '2s')]
+[(0, '3d'), (1, '4c'), (0, 'Kd'), (1, 'Ac'), (0, '2s'), (1, None), (0, '5c 5h')]
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.big2_order import lowest_card, play_strength
-from handsolver.models.cards import STANDARD, CardSet, InputError, card_name, cards_of
+from handsolver.models.cards import CardSet, InputError, card_name, cards_of
 from handsolver.solver.big2.game_search import GameSearch, OutOfBudget, State, play_of
 
 __all__ = [
@@ -40,7 +40,6 @@ __all__ = [
     "LineStep",
     "MoveVerdict",
     "Position",
-    "STANDARD",
     "check_position",
     "solve_position",
 ]
@@ -224,7 +223,7 @@ def solve_position(
 
     ``max_nodes`` and ``time_limit`` bound the verdicts' search, and again the line's; what is
     not proven within them is None.  ``table_size`` caps each transposition table's entries
-    (about 250 bytes each).  ``progress`` is called with the nodes searched so far, now and
+    (a few hundred bytes each).  ``progress`` is called with the nodes searched so far, now and
     then.
 
     :raises InputError: for a position :func:`check_position` rejects.
@@ -244,6 +243,9 @@ def solve_position(
     mover, players = position.to_move, len(position.hands)
     must_hold = 1 << lowest_card(sum(position.hands), rules) if position.start else 0
     moves = [move for move in search.moves(root) if move[0] & must_hold == must_hold]
+    # Listed for the reader, not in search order: larger plays first, the lowest of each size
+    # first, a pass last.
+    moves.sort(key=lambda move: (not move[0], -move[1], move[2]))
     children = [search.after(root, move) for move in moves]
 
     def value(child: State | int, target: int) -> bool | None:

@@ -11,8 +11,9 @@ else's are AND nodes (the others play as one side).  What makes it fast enough:
   replies to a play are the listed ones above its strength (a bisection);
 * a transposition table per target player maps a state to its proven value (the game has no
   cycles: every trick ends after one round of passes, so values are exact);
-* a play that empties the mover's hand is tried first, then five-card plays before smaller
-  ones, the lowest of each size first, passing last;
+* a play that empties the mover's hand is tried first, then the plays that leave the hand
+  the fewest plays to empty it (the fewest-plays engine, kept per hand), larger plays and then
+  lower ones first among equals, passing last;
 * a leader whose hand splits into plays nobody else can beat, except perhaps the last one, has
   won without search (:meth:`GameSearch.sure_out`).
 
@@ -30,7 +31,7 @@ from handsolver.models.big2 import Play, PlayKind, iter_legal_plays
 from handsolver.models.big2_order import BOMB_KINDS, play_strength
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
-from handsolver.solver.big2.search import exact_search
+from handsolver.solver.big2.search import optimal_five_sets
 
 #: (hands, to move, size of the play to beat or 0 for a free lead, its strength, who made it
 #: or -1, the players who passed as bits).
@@ -101,6 +102,11 @@ class GameSearch:
         self._within_tables: dict[int, dict[State, tuple[int, int]]] = {}
         self._moves: dict[tuple[int, CardSet, int, int], list[tuple[CardSet, int, int]]] = {}
         self._fewest: dict[CardSet, int] = {}
+        self._best: dict[tuple[int, CardSet, int], int] = {}
+        self._others = [
+            tuple(p for p in range(self.players) if p != q) for q in range(self.players)
+        ]
+        self._largest_play = max(rules.play_sizes)
 
     # -- moves ---------------------------------------------------------------------------
 
@@ -120,6 +126,8 @@ class GameSearch:
         mine = self.plays[mover]
         if size == 0:
             out = [play for play in mine.leads if play[0] & hand == play[0]]
+            fewest = self.fewest_plays
+            out.sort(key=lambda play: fewest(hand ^ play[0]))
         else:
             out = []
             listed = mine.by_size.get(size)
@@ -131,7 +139,8 @@ class GameSearch:
                         out.append((mask, size, strengths[index]))
             if self.rules.bombs and size == 1 and strength >= _DEUCE_KEY:
                 out.extend(play for play in mine.bombs if play[0] & hand == play[0])
-            out.sort(key=lambda play: -play[1])
+            fewest = self.fewest_plays
+            out.sort(key=lambda play: (fewest(hand ^ play[0]), -play[1]))
         for index, play in enumerate(out):
             if play[0] == hand:
                 out.insert(0, out.pop(index))
@@ -172,15 +181,23 @@ class GameSearch:
 
     def _best_reply_strength(self, hand: CardSet, player: int, size: int) -> int:
         """The strength of the strongest play of ``size`` inside ``hand``, or -1."""
+        key = (player, hand, size)
+        known = self._best.get(key)
+        if known is not None:
+            return known
+        best = -1
         listed = self.plays[player].by_size.get(size)
-        if listed is None:
-            return -1
-        strengths, masks = listed
-        for index in range(len(masks) - 1, -1, -1):
-            mask = masks[index]
-            if mask & hand == mask:
-                return strengths[index]
-        return -1
+        if listed is not None:
+            strengths, masks = listed
+            for index in range(len(masks) - 1, -1, -1):
+                mask = masks[index]
+                if mask & hand == mask:
+                    best = strengths[index]
+                    break
+        if len(self._best) >= self.table_size:
+            self._best.clear()
+        self._best[key] = best
+        return best
 
     def sure_out(self, hands: tuple[CardSet, ...], leader: int) -> bool:
         """Whether ``leader``, leading, splits the hand into plays that nobody else can beat,
@@ -189,20 +206,29 @@ class GameSearch:
         mine = self.plays[leader]
         if hand in mine.sizes:
             return True
-        others = [p for p in range(self.players) if p != leader]
-        best: dict[int, int] = {}
+        others = self._others[leader]
         bombs_held = self.rules.bombs and any(
             any(b[0] & hands[p] == b[0] for b in self.plays[p].bombs) for p in others
         )
+        best_reply = self._best_reply_strength
         safe = []
-        for mask, size, strength in mine.leads:
-            if mask & hand != mask:
-                continue
-            if size not in best:
-                best[size] = max(self._best_reply_strength(hands[p], p, size) for p in others)
-            if strength > best[size] and not (bombs_held and size == 1 and strength >= _DEUCE_KEY):
-                safe.append(mask)
-        if not safe:
+        covered = 0
+        # Sizes come largest first (the order of the leads), and in each only the plays above
+        # the others' best can be safe.
+        for size, (strengths, masks) in mine.by_size.items():
+            best = -1
+            for other in others:
+                reply = best_reply(hands[other], other, size)
+                if reply > best:
+                    best = reply
+            for index in range(bisect_right(strengths, best), len(masks)):
+                mask = masks[index]
+                if mask & hand == mask:
+                    if not (bombs_held and size == 1 and strengths[index] >= _DEUCE_KEY):
+                        safe.append(mask)
+                        covered |= mask
+        # What no safe play covers must go out in the one last play.
+        if not safe or (hand & ~covered).bit_count() > self._largest_play:
             return False
         return self._splits(hand, safe, 0, mine.sizes)
 
@@ -264,15 +290,21 @@ class GameSearch:
 
         return win(state)
 
+    def fewest_plays(self, hand: CardSet) -> int:
+        """The fewest plays that empty ``hand`` (the fewest-plays engine, kept per hand)."""
+        plays = self._fewest.get(hand)
+        if plays is None:
+            if len(self._fewest) >= self.table_size:
+                self._fewest.clear()
+            plays = self._fewest[hand] = optimal_five_sets(hand, False, self.rules)[0]
+        return plays
+
     def least_plies(self, state: State, target: int) -> int:
         """A lower bound on the turns before ``target`` can go out: its hand needs at least
         the fewest plays that empty it, and where passes are not final every other player
         takes a turn between two of its plays."""
-        hands, mover = state[0], state[1]
-        hand = hands[target]
-        plays = self._fewest.get(hand)
-        if plays is None:
-            plays = self._fewest[hand] = exact_search(hand, rules=self.rules).count
+        mover = state[1]
+        plays = self.fewest_plays(state[0][target])
         if self.rules.pass_final:
             return plays + (mover != target)
         players = self.players
@@ -285,6 +317,11 @@ class GameSearch:
         """
         table = self._within_tables.setdefault(target, {})
         moves, after, count, least = self.moves, self.after, self._count_node, self.least_plies
+        limit = self.table_size
+        # Where the target cannot force going out at all, it cannot within any bound either.
+        proven = self._tables.get(target, {})
+        # With two players, a position the other can force is lost for the target.
+        rival = self._tables.get(1 - target, {}) if self.players == 2 else {}
 
         def within(state: State, depth: int) -> bool:
             if depth <= 0:
@@ -294,7 +331,11 @@ class GameSearch:
                 return False
             if depth >= enough:
                 return True
-            if least(state, target) > depth:
+            if (
+                least(state, target) > depth
+                or proven.get(state) is False
+                or rival.get(state) is True
+            ):
                 return False
             count()
             mine = state[1] == target
@@ -308,6 +349,8 @@ class GameSearch:
                 if value == mine:
                     result = mine
                     break
+            if len(table) >= limit:
+                table.clear()
             if result:
                 table[state] = (too_few, min(enough, depth))
             else:

@@ -213,3 +213,38 @@ def _hands(*texts: str) -> tuple[int, ...]:
 def test_bad_positions(position: Position, rules: Rules, message: str) -> None:
     with pytest.raises(InputError, match=message.replace("(", r"\(")):
         solve_position(position, rules)
+
+
+def test_winning_line_when_the_fastest_is_out_of_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the fastest line cannot be proven in time, the line still wins and says so."""
+    from handsolver.solver.big2 import game
+    from handsolver.solver.big2.game_search import OutOfBudget
+
+    def out_of_budget(*args: object) -> None:
+        raise OutOfBudget
+
+    monkeypatch.setattr(game, "_fastest_line", out_of_budget)
+    rules = RULE_CASES["seed"]
+    rng = random.Random("winning line")
+    lines = 0
+    for _ in range(6):
+        result = solve_position(random_position(rng, 3, 5, rules), rules)
+        if result.winner is not None:
+            assert not result.line_fastest
+            assert replay(result, rules) == result.winner
+            lines += 1
+    assert lines
+
+
+def test_tiny_tables_change_no_answer() -> None:
+    """A full table is emptied and refilled: work is repeated, answers stay the same."""
+    rules = RULE_CASES["seed"]
+    rng = random.Random("tiny tables")
+    for _ in range(4):
+        position = random_position(rng, 2, 7, rules)
+        roomy, tiny = solve_position(position, rules), solve_position(position, rules, table_size=3)
+        assert (roomy.forced_win, roomy.moves, len(roomy.line)) == (
+            tiny.forced_win,
+            tiny.moves,
+            len(tiny.line),
+        )

@@ -64,7 +64,7 @@ TableSizeOption = Annotated[
         "--table-size",
         min=1000,
         metavar="ENTRIES",
-        help="Positions each transposition table keeps (about 250 bytes each).",
+        help="Positions each transposition table keeps (a few hundred bytes each).",
     ),
 ]
 

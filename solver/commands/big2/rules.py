@@ -78,7 +78,7 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
             typer.Option(
                 "--flush-order",
                 metavar="BY",
-                help="Flushes compare by rank first or by suit first (reported only).",
+                help="Flushes compare by rank first or by suit first.",
                 rich_help_panel=_PANEL,
             ),
         ],
@@ -101,6 +101,32 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
         ],
         None,
     ),
+    "straight_order": (
+        Annotated[
+            str | None,
+            typer.Option(
+                "--straight-order",
+                metavar="ORDER",
+                help="How straights rank: run (A2345 lowest, then by where the run ends) or "
+                "23456-high (as run, with 23456 above every other straight).",
+                rich_help_panel=_PANEL,
+            ),
+        ],
+        None,
+    ),
+    "pass_final": (
+        _flag("--pass-final", "A player who passes sits out the rest of the trick."),
+        False,
+    ),
+    "no_pass_final": (
+        _flag("--no-pass-final", "A player who passed may play when the turn comes round."),
+        False,
+    ),
+    "bombs": (
+        _flag("--bombs", "Four of a kind + 1 and straight flushes beat a single 2."),
+        False,
+    ),
+    "no_bombs": (_flag("--no-bombs", "Nothing but a higher single beats a single 2."), False),
     "players": (
         Annotated[
             int | None,
@@ -115,7 +141,7 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
         None,
     ),
 }
-_PAIRS = ("triples", "two_pair", "flushes", "dragon")
+_PAIRS = ("triples", "two_pair", "flushes", "dragon", "pass_final", "bombs")
 
 
 def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rules]:
