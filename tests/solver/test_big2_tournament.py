@@ -83,6 +83,7 @@ def referee(game: GameRecord, rules: Rules) -> None:
         (("random", "greedy", "random", "fewest"), SEED_RULES),
         (("random", "random", "random", "greedy"), make_rules("seed", pass_final=True)),
         (("random", "random", "random"), make_rules("taiwan", players=3)),
+        (("random", "fewest"), make_rules("hk", bombs=True, pass_final=True)),
     ],
 )
 def test_games_replay_legally_and_seats_rotate(names: tuple[str, ...], rules: Rules) -> None:
