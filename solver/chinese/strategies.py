@@ -146,32 +146,20 @@ class Program:
     def choose(self, hands: Any, context: Context) -> NDArray[np.intp]:
         import numpy as np
 
-        from handsolver.solver.sandbox.isolation import Policy
-        from handsolver.solver.sandbox.runner import Command, run
+        from handsolver.solver.sandbox.answers import answer_lines
 
         rows = np.asarray(hands, dtype=np.intp).reshape(-1, HAND_SIZE).tolist()
         lines = [context.notation.format_cards(row) for row in rows]
-        data = "".join(line + "\n" for line in lines).encode()
-        result = run(
-            Command.parse(self.command),
-            data,
+        answers = answer_lines(
+            self.command,
+            lines,
             timeout=self.timeout,
+            sandbox=self.sandbox,
+            answers="settings",
+            questions="hands",
             output_cap=self.output_cap,
-            policy=Policy(sandbox=self.sandbox),  # type: ignore[arg-type]
         )
         name = f"strategy program {self.command!r}"
-        if result.timed_out:
-            raise InputError(f"{name} timed out after {self.timeout:g} s")
-        if result.output_capped:
-            raise InputError(f"{name} printed more than {self.output_cap} bytes")
-        if result.returncode != 0:
-            raise InputError(
-                f"{name} exited with code {result.returncode}: {result.stderr_line}".rstrip(": ")
-            )
-        answers = result.stdout.decode("utf-8", errors="replace").splitlines()
-        answers = [answer for answer in answers if answer.strip()]
-        if len(answers) != len(rows):
-            raise InputError(f"{name} printed {len(answers)} settings for {len(rows)} hands")
         out = np.empty(len(rows), dtype=np.intp)
         for i, (row, answer) in enumerate(zip(rows, answers, strict=True)):
             try:

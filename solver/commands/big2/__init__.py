@@ -1,6 +1,7 @@
 """``handsolver big2``: the fewest plays that empty a hand (:mod:`.fewest`: solve, check, batch,
-stats), positions played against the others (:mod:`.game`: game, game-batch), with the rule
-switches every ``big2`` command takes (:mod:`.rules`) and its picture (:mod:`.plots`)."""
+stats), positions played against the others (:mod:`.game`: game, game-batch), advice at the
+table (:mod:`.advise`) and tournaments between strategies (:mod:`.tournament`), with the rule
+switches every ``big2`` command takes (:mod:`.rules`) and its pictures (:mod:`.plots`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from handsolver.solver.commands.groups import command_group
 
 def group() -> typer.Typer:
     """The ``big2`` group; ``big2 HAND...`` runs ``solve``."""
-    from handsolver.solver.commands.big2 import fewest, game
+    from handsolver.solver.commands.big2 import advise, fewest, game, tournament
 
     return command_group(
         "big2",
@@ -22,12 +23,14 @@ def group() -> typer.Typer:
             "stats": fewest.stats,
             "game": game.game,
             "game-batch": game.game_batch,
+            "advise": advise.advise,
+            "tournament": tournament.tournament,
         },
         default="solve",
         subcommand_metavar="HAND... | COMMAND [ARGS]...",
         help="Big 2: partition a hand into the fewest legal plays, or solve a game position.\n\n"
         "'big2 HAND...' solves (the 'solve' command); see also check, batch, stats, game, "
-        "game-batch.",
+        "game-batch, advise, tournament.",
     )
 
 

@@ -1,9 +1,10 @@
 """Big 2 pictures: the distribution of the fewest plays (``big2 stats --plot``), one series of
-bars per rule profile."""
+bars per rule profile; a tournament's shares of deals won (``big2 tournament --plot``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from handsolver.solver.commands.plots.figures import (
     DARK,
@@ -69,5 +70,36 @@ def fewest_plays_figure(series: Mapping[str, Mapping[int, int]], title: str) -> 
         ax.legend(loc="upper right", frameon=False, fontsize=8)
     else:  # beside the bars, which fill the axes
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False, fontsize=8)
+    ax.set_title(wrapped(title))
+    return figure
+
+
+@styled
+def tournament_figure(strategies: list[dict[str, Any]], players: int, title: str) -> Figure:
+    """One bar a strategy: its share of deals won, with its 95% interval as an error bar, and
+    a dashed line at chance (one deal in the number of seats)."""
+    figure = new_figure(6.4, 3.6)
+    ax = figure.add_subplot()
+    names = [item["strategy"] for item in strategies]
+    shares = [item["win_rate"] for item in strategies]
+    low = [share - item["interval"][0] for share, item in zip(shares, strategies, strict=True)]
+    high = [item["interval"][1] - share for share, item in zip(shares, strategies, strict=True)]
+    bars = ax.bar(
+        range(len(names)),
+        shares,
+        yerr=[low, high],
+        capsize=4,
+        color=MIDDLE,
+        edgecolor="black",
+        linewidth=0.6,
+    )
+    ax.bar_label(bars, labels=[f"{share:.1%}" for share in shares], fontsize=8, padding=2)
+    ax.axhline(1 / players, color="black", linestyle="--", linewidth=1.0, label="chance")
+    ax.set_xticks(range(len(names)), [wrapped(name, 18) for name in names])
+    ax.set_ylabel("share of deals won (%)")
+    percent_axis(ax.yaxis)
+    ax.set_ylim(0, 1.05)
+    ax.grid(axis="y")
+    ax.legend(loc="upper right", frameon=False, fontsize=8)
     ax.set_title(wrapped(title))
     return figure

@@ -1,0 +1,102 @@
+"""Measure the Big 2 advisor at the table: tournaments in the duplicate format (every deal played
+once a rotation of the seats) and the time of one piece of advice.
+
+    python scripts/bench_big2_advisor.py                      # 1,000 deals a match, 2 workers
+    python scripts/bench_big2_advisor.py --deals 200 --workers 2
+    python scripts/bench_big2_advisor.py --only two        # one part: openings, random, greedy, two
+
+Figures:
+
+* four players, one ``advise`` against three ``random``: the share of games it goes out first
+  (chance 25%), with a 95% interval; the same against three ``greedy``;
+* two players, 13 cards each: ``advise`` against ``greedy``;
+* ``advise`` (its command's defaults) on 13-card opening positions with three opponents: the
+  median seconds, and the share of its verdicts (one move in one sampled deal) proven exactly.
+
+The tournaments use the ``advise`` strategy's defaults (fewer samples, and only deals of few
+cards searched); each match prints its own seconds.  The published rule-based agent
+(Sugiyanto, Fernando and Tai, 2021) reports 89.60% against random players and 73.00% against a
+conventional program; docs/big2-table.md says where its definitions may differ.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from handsolver.models.big2 import SEED_RULES
+from handsolver.solver.big2.advise import DEFAULT_ADVICE, TABLE_ADVICE, advise
+from handsolver.solver.big2.strategies import strategy_from_spec
+from handsolver.solver.big2.table import Table
+from handsolver.solver.big2.tournament import dealt_hands, play_tournament
+
+
+def match(names: list[str], deals: int, seed: int, workers: int) -> None:
+    strategies = [strategy_from_spec(name) for name in names]
+    start = time.perf_counter()
+    result = play_tournament(strategies, deals, seed, SEED_RULES, workers=workers)
+    seconds = time.perf_counter() - start
+    print(f"{' vs '.join(names)}: {deals:,} deals x {len(names)} rotations, {seconds:.0f} s")
+    for item in result.strategies:
+        low, high = item.interval
+        print(
+            f"  {item.strategy:<7} won {item.wins:>5} of {item.games:>5} = "
+            f"{float(item.win_rate):6.1%}  (95% {low:.1%} to {high:.1%}), "
+            f"cards left {float(item.mean_cards_left):.2f}, score {float(item.mean_score):+.2f}"
+        )
+    print(flush=True)
+
+
+def openings(count: int, seed: int) -> None:
+    seconds, proven, verdicts = [], 0, 0
+    for deal in range(count):
+        table = Table.deal(dealt_hands(seed, deal, 4))
+        start = time.perf_counter()
+        advice = advise(table.view(), DEFAULT_ADVICE)
+        seconds.append(time.perf_counter() - start)
+        proven += sum(move.exact for move in advice.moves)
+        verdicts += advice.samples * len(advice.moves)
+    settings = DEFAULT_ADVICE
+    print(
+        f"advise on {count} 13-card openings, 3 opponents ({settings.samples} samples, "
+        f"{settings.max_nodes} nodes a move): median {statistics.median(seconds):.2f} s, "
+        f"max {max(seconds):.2f} s; verdicts (a move in a deal) proven: {proven / verdicts:.1%}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--openings", type=int, default=10)
+    parser.add_argument(
+        "--only",
+        choices=["openings", "random", "greedy", "two"],
+        help="Run one part only (the parts are independent, so they may run side by side).",
+    )
+    args = parser.parse_args()
+    parts = [args.only] if args.only else ["openings", "random", "greedy", "two"]
+    table = TABLE_ADVICE
+    print(
+        f"advise in tournaments: {table.samples} samples, {table.max_nodes} nodes a move, "
+        f"deals searched at most {table.solve_cards} cards in hand\n",
+        flush=True,
+    )
+    if "openings" in parts:
+        openings(args.openings, args.seed)
+        print()
+    matches = {
+        "random": ["advise", "random", "random", "random"],
+        "greedy": ["advise", "greedy", "greedy", "greedy"],
+        "two": ["advise", "greedy"],
+    }
+    for part, names in matches.items():
+        if part in parts:
+            match(names, args.deals, args.seed, args.workers)
+
+
+if __name__ == "__main__":
+    main()

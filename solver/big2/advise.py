@@ -1,0 +1,293 @@
+"""Advice at a Big 2 table: deal the unseen cards many times, solve each deal face up, and rank
+the moves by the share of deals they win.
+
+For a :class:`~handsolver.solver.big2.table.TableView`, :func:`advise` deals the cards the
+player cannot see (:mod:`.sampling`) ``samples`` times consistently with the opponents' counts,
+and solves each deal with every hand face up (the verdicts of
+:func:`~handsolver.solver.big2.game.solve_position`, within a node budget per move and, if
+asked, a time limit; deals with more than ``solve_cards`` cards in hand are not searched).  A
+move scores 1 in a deal where it keeps a forced win (going out first against every other player
+together), and 0 where, with two players, it is proven not to.  Elsewhere an evaluation at the
+depth limit stands in: where the budget runs out first, and with three or four players where
+the others together could stop the player (they do not play as a team, so that is no loss).
+The evaluation is the fewest plays that empty each hand (:func:`fewest_count`), the player's
+hand after the move against each opponent's: the move scores ``1/k`` when the player is among
+the ``k`` hands that need the fewest plays, else 0.  A move's ``share`` is its mean score, with
+the standard error of that mean; ``exact`` counts the deals in which its verdict was proven.
+
+Moves are ranked by share, then by the player's fewest plays after the move (fewer first), a
+play before a pass, more cards before fewer, the lower play before the higher, and then in the
+order :meth:`~handsolver.solver.big2.table.TableView.legal_moves` lists them.
+
+Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
+never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
+Nothing else is inferred (a pass, for instance, is not taken to mean the seat could not beat).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, TypeAlias
+
+from handsolver.models.big2 import Rules
+from handsolver.models.big2_order import lowest_card, play_strength
+from handsolver.models.cards import CardSet, InputError
+from handsolver.solver.batch import run_batch
+from handsolver.solver.big2.game import Position, check_position, root_state
+from handsolver.solver.big2.sampling import consistent_deals, sample_hands, unseen_cards
+from handsolver.solver.big2.table import Move, TableView
+
+__all__ = [
+    "DEFAULT_ADVICE",
+    "DEFAULT_NODES",
+    "DEFAULT_SAMPLES",
+    "TABLE_ADVICE",
+    "TABLE_NODES",
+    "TABLE_SAMPLES",
+    "TABLE_SOLVE_CARDS",
+    "Advice",
+    "AdviceSettings",
+    "MoveAdvice",
+    "ProgressWrapper",
+    "advise",
+    "fewest_count",
+    "known_undealt",
+]
+
+ProgressWrapper: TypeAlias = Callable[[Iterable[Any], int, str], Iterable[Any]]
+"""Wraps a loop over results, e.g. with a progress bar: (items, total, label)."""
+DEFAULT_SAMPLES = 12
+DEFAULT_NODES = 2_000
+DEFAULT_SOLVE_CARDS = 52
+# A seat in a tournament decides a dozen times a deal, thousands of deals: fewer samples, and
+# only deals of at most TABLE_SOLVE_CARDS cards in hand are searched.
+TABLE_SAMPLES = 6
+TABLE_NODES = 1_000
+TABLE_SOLVE_CARDS = 24
+
+
+@dataclass(frozen=True)
+class AdviceSettings:
+    """How hard :func:`advise` works: deals sampled, the node budget of each deal's solve
+    (None: unbounded), an optional time limit per deal's solve in seconds (which makes the
+    answer depend on the machine's speed), and the seed of the sampling."""
+
+    samples: int = DEFAULT_SAMPLES
+    max_nodes: int | None = DEFAULT_NODES
+    time_limit: float | None = None
+    seed: int = 0
+    solve_cards: int = DEFAULT_SOLVE_CARDS
+
+
+DEFAULT_ADVICE = AdviceSettings()
+TABLE_ADVICE = AdviceSettings(TABLE_SAMPLES, TABLE_NODES, None, 0, TABLE_SOLVE_CARDS)
+
+
+@dataclass(frozen=True)
+class MoveAdvice:
+    """One legal move (``play`` None for a pass): its share of the sampled deals won, the
+    standard error of that share, how many deals gave it an exact verdict, and the fewest plays
+    left in the hand after it."""
+
+    play: Move
+    share: Fraction
+    stderr: float
+    exact: int
+    plays_left: int
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Every legal move ranked best first, over ``samples`` deals of the unseen cards (1 when
+    only one deal is consistent with what the player sees)."""
+
+    view: TableView
+    samples: int
+    consistent: int
+    moves: tuple[MoveAdvice, ...]
+
+    @property
+    def best(self) -> Move:
+        """The move ranked first."""
+        return self.moves[0].play
+
+
+def known_undealt(view: TableView) -> CardSet:
+    """The cards the player knows were never dealt: those below the lowest card of the deal
+    (the first play's lowest card, or at the start the player's own lowest card, since the
+    player leads it)."""
+    rules = view.rules
+    if view.history:
+        first = view.history[0].move
+        assert first is not None  # a deal's first play is never a pass
+        low = lowest_card(first.mask, rules)
+    elif view.start:
+        low = lowest_card(view.hand, rules)
+    else:
+        return 0
+    keys = rules.card_keys
+    return sum(1 << card for card in range(52) if keys[card] < keys[low])
+
+
+def _opponents(view: TableView) -> list[int]:
+    players = len(view.counts)
+    return [(view.seat + step) % players for step in range(1, players)]
+
+
+def advise(
+    view: TableView,
+    settings: AdviceSettings = DEFAULT_ADVICE,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: ProgressWrapper | None = None,
+) -> Advice:
+    """Every legal move of ``view`` ranked by the share of sampled deals it wins (see the module).
+
+    ``progress`` wraps the loop over the solved deals (a progress bar).  The answer is the same
+    for any ``workers`` and ``scheduler``.
+
+    :raises InputError: a card both in the hand and played (or in the play to beat), more cards
+        counted than unseen, an opponent with no cards, a trick state that cannot happen.
+    """
+    unseen = unseen_cards(view.hand, view.played)
+    opponents = _opponents(view)
+    counts = tuple(view.counts[seat] for seat in opponents)
+    for seat, count in zip(opponents, counts, strict=True):
+        if count < 1:
+            raise InputError(f"--counts: player {seat + 1} has no cards, so the deal is over")
+    if view.start and view.played:
+        raise InputError("--start: no card has been played at the start of a deal")
+    pool = unseen & ~known_undealt(view)
+    deals = sample_hands(pool, counts, samples=settings.samples, seed=settings.seed)
+    consistent = consistent_deals(pool, counts)
+    check_position(_position(_seat_hands(view, opponents, deals[0]), view), view.rules)
+    moves = view.legal_moves()
+    jobs = [(_seat_hands(view, opponents, deal), view, moves, settings) for deal in deals]
+    results: Iterable[list[bool | None]]
+    results = run_batch(solve_deal, jobs, workers=workers, scheduler=scheduler, chunksize=1)
+    if progress is not None:
+        results = progress(results, len(jobs), "big2 advise")
+    verdicts = list(results)
+    return _ranked(view, deals, moves, verdicts, consistent)
+
+
+def _position(hands: tuple[CardSet, ...], view: TableView) -> Position:
+    return Position(hands, view.seat, view.beat, view.by, view.passed, view.start)
+
+
+def _seat_hands(
+    view: TableView, opponents: list[int], deal: tuple[CardSet, ...]
+) -> tuple[CardSet, ...]:
+    hands = [0] * len(view.counts)
+    hands[view.seat] = view.hand
+    for seat, hand in zip(opponents, deal, strict=True):
+        hands[seat] = hand
+    return tuple(hands)
+
+
+def solve_deal(
+    job: tuple[tuple[CardSet, ...], TableView, list[Move], AdviceSettings],
+) -> list[bool | None]:
+    """Per move of the view, whether it keeps a forced win in this deal with every hand face up
+    (None: not proven within the budget, or the deal is over the size the solver is tried on).
+    Top level, so that pool workers and Dask can run it.
+
+    These are the verdicts :func:`~handsolver.solver.big2.game.solve_position` gives the
+    player's moves, searched for the player alone (not for every player, nor a line), each
+    move with its own budget."""
+    from handsolver.solver.big2.game_search import GameSearch, OutOfBudget
+
+    hands, view, moves, settings = job
+    if sum(hand.bit_count() for hand in hands) > settings.solve_cards:
+        return [None] * len(moves)
+    rules = view.rules
+    position = check_position(_position(hands, view), rules)
+    search = GameSearch(hands, rules)
+    root = root_state(position, rules)
+    verdicts: list[bool | None] = []
+    for move in moves:
+        if move is None:
+            child = search.after(root, (0, 0, 0))
+        else:
+            child = search.after(root, (move.mask, move.kind.size, play_strength(move, rules)))
+        if isinstance(child, int):
+            verdicts.append(child == view.seat)
+            continue
+        if settings.max_nodes is not None:
+            search.max_nodes = search.nodes + settings.max_nodes
+        if settings.time_limit is not None:
+            search.deadline = time.perf_counter() + settings.time_limit
+        try:
+            verdicts.append(search.wins(child, view.seat))
+        except OutOfBudget:
+            verdicts.append(None)
+    return verdicts
+
+
+def _ranked(
+    view: TableView,
+    deals: list[tuple[CardSet, ...]],
+    moves: list[Move],
+    verdicts: list[list[bool | None]],
+    consistent: int,
+) -> Advice:
+    rules = view.rules
+    two_players = len(view.counts) == 2
+    left = [fewest_count(view.hand ^ (0 if move is None else move.mask), rules) for move in moves]
+    others = [[fewest_count(hand, rules) for hand in deal] for deal in deals]
+    results = []
+    for index, move in enumerate(moves):
+        scores: list[Fraction] = []
+        exact = 0
+        for deal_others, deal_verdicts in zip(others, verdicts, strict=True):
+            verdict = deal_verdicts[index]
+            exact += verdict is not None
+            if verdict or (verdict is False and two_players):
+                scores.append(Fraction(int(verdict)))
+            else:
+                scores.append(_depth_limit_score(left[index], deal_others))
+        results.append(MoveAdvice(move, *_mean_and_stderr(scores), exact, left[index]))
+    order = sorted(
+        range(len(moves)), key=lambda i: (-results[i].share, *_tie_key(moves[i], left[i], rules), i)
+    )
+    return Advice(view, len(deals), consistent, tuple(results[i] for i in order))
+
+
+def _tie_key(move: Move, plays_left: int, rules: Rules) -> tuple[int, int, int]:
+    """Among equal shares: fewer plays left, then a play before a pass, more cards, and the
+    lower play (the high cards kept)."""
+    if move is None:
+        return plays_left, 1, 0
+    return plays_left, -move.kind.size, play_strength(move, rules)
+
+
+@lru_cache(maxsize=1 << 16)
+def fewest_count(hand: CardSet, rules: Rules) -> int:
+    """The fewest plays that empty ``hand`` (cached: hands recur from move to move and deal to
+    deal)."""
+    from handsolver.solver.big2 import fewest_plays
+
+    return fewest_plays(hand, rules=rules).count
+
+
+def _depth_limit_score(mine: int, others: list[int]) -> Fraction:
+    """1/k when the player's fewest plays are among the ``k`` least of the table, else 0."""
+    least = min(mine, *others) if others else mine
+    if mine > least:
+        return Fraction(0)
+    return Fraction(1, 1 + sum(count == least for count in others))
+
+
+def _mean_and_stderr(scores: list[Fraction]) -> tuple[Fraction, float]:
+    count = len(scores)
+    mean = sum(scores, Fraction(0)) / count
+    if count < 2:
+        return mean, 0.0
+    variance = sum((score - mean) ** 2 for score in scores) / (count - 1)
+    return mean, math.sqrt(variance / count)

@@ -1,0 +1,283 @@
+"""``handsolver big2 advise``: every legal move of a hand at the table, ranked by the share of
+sampled deals of the unseen cards it wins; and the advisor's options, which ``big2 tournament``
+takes too."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
+from handsolver.models.cards import CardSet, InputError, Notation, mask_of, notation_of, parse_cards
+from handsolver.solver.big2.advise import (
+    DEFAULT_NODES,
+    DEFAULT_SAMPLES,
+    DEFAULT_SOLVE_CARDS,
+    Advice,
+    AdviceSettings,
+)
+from handsolver.solver.commands.big2.rules import takes_rules
+from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.inputs import card_texts
+from handsolver.solver.commands.options import (
+    JsonOption,
+    SchedulerOption,
+    SeedOption,
+    WorkersOption,
+)
+from handsolver.solver.commands.output import print_json
+from handsolver.solver.commands.table import print_table
+
+_PANEL = "Advisor"
+SamplesOption = Annotated[
+    int,
+    typer.Option(
+        "--samples",
+        min=1,
+        max=100_000,
+        help="Deals of the unseen cards to solve (1 to 100,000).",
+        rich_help_panel=_PANEL,
+    ),
+]
+NodesOption = Annotated[
+    int,
+    typer.Option(
+        "--max-nodes",
+        min=0,
+        max=10**9,
+        help="Search nodes per move and deal (0: no limit; up to 10**9); past them the "
+        "fewest-plays evaluation stands in.",
+        rich_help_panel=_PANEL,
+    ),
+]
+TimeOption = Annotated[
+    float | None,
+    typer.Option(
+        "--time",
+        min=0.001,
+        max=86_400,
+        metavar="SECONDS",
+        help="Also a time limit per move and deal (the answer then depends on the machine's "
+        "speed).",
+        rich_help_panel=_PANEL,
+        show_default=False,
+    ),
+]
+SolveCardsOption = Annotated[
+    int,
+    typer.Option(
+        "--solve-cards",
+        min=0,
+        max=52,
+        help="Solve a deal only when the hands hold at most this many cards in all; larger "
+        "deals take the fewest-plays evaluation (0 to 52).",
+        rich_help_panel=_PANEL,
+    ),
+]
+
+
+def advice_settings(
+    samples: int, nodes: int, time_limit: float | None, solve_cards: int, seed: int
+) -> AdviceSettings:
+    """The advisor's settings from its options (``--max-nodes 0`` is no limit)."""
+    return AdviceSettings(samples, nodes or None, time_limit, seed, solve_cards)
+
+
+def _cards(text: str | None, what: str) -> CardSet:
+    if text is None or not text.strip():
+        return 0
+    cards = parse_cards(text)
+    if len(set(cards)) != len(cards):
+        raise InputError(f"{what} {text!r} names a card twice")
+    return mask_of(cards)
+
+
+def _numbers(text: str | None, what: str) -> list[int]:
+    if text is None or not text.strip():
+        return []
+    out = []
+    for token in text.replace(" ", ",").split(","):
+        if not token:
+            continue
+        if not token.isascii() or not token.isdigit() or len(token) > 3:
+            raise InputError(f"{what}: {token!r} is not a whole number")
+        out.append(int(token))
+    return out
+
+
+def table_view(
+    hand_text: str,
+    played: str | None,
+    counts: str,
+    beat: str | None,
+    by: int | None,
+    passed: str | None,
+    start: bool,
+    rules: Rules,
+) -> Any:
+    """The view of player 1 from the options (players numbered from 1, the player first, the
+    opponents in seat order after).
+
+    :raises InputError: naming the bad token.
+    """
+    from handsolver.solver.big2.table import TableView
+
+    hand = _cards(hand_text, "the hand")
+    if not hand:
+        raise InputError("the hand is empty")
+    played_mask = _cards(played, "--played")
+    beat_mask = _cards(beat, "--beat")
+    opponents = _numbers(counts, "--counts")
+    if not 1 <= len(opponents) <= 3:
+        raise InputError(f"--counts {counts!r}: give 1, 2 or 3 opponents' card counts")
+    players = 1 + len(opponents)
+    beat_play: Play | None = None
+    if beat_mask:
+        if beat_mask & hand:
+            raise InputError(f"--beat {beat!r}: a card of it is in the hand")
+        try:
+            beat_play = Play(beat_mask, play_kind(beat_mask, rules))
+        except IllegalPlayError as error:
+            raise InputError(f"--beat {beat!r}: {error}") from None
+        if by is None:
+            raise InputError("--beat needs --by, the player who made it")
+    if by is not None:
+        if beat_play is None:
+            raise InputError("--by needs --beat, the play it made")
+        if not 2 <= by <= players:
+            raise InputError(f"--by {by}: the opponents are players 2 to {players}")
+    passed_seats = _numbers(passed, "--passed")
+    for seat in passed_seats:
+        if not 2 <= seat <= players:
+            raise InputError(f"--passed {seat}: the opponents are players 2 to {players}")
+    return TableView(
+        0,
+        hand,
+        (hand.bit_count(), *opponents),
+        played_mask | beat_mask,
+        (),
+        beat_play,
+        None if by is None else by - 1,
+        frozenset(seat - 1 for seat in passed_seats),
+        start,
+        rules,
+    )
+
+
+def move_cards(move: Play | None, notation: Notation, rules: Rules) -> list[str]:
+    """A move's cards as the user writes them (none for a pass)."""
+    return [] if move is None else notation.card_strings(move.cards_in(rules))
+
+
+def advice_json(advice: Advice, notation: Notation) -> dict[str, Any]:
+    rules = advice.view.rules
+    return {
+        "rules": rules.to_json(notation),
+        "samples": advice.samples,
+        "consistent_deals": advice.consistent,
+        "moves": [
+            {
+                "play": move_cards(move.play, notation, rules),
+                "share": round(float(move.share), 6),
+                "stderr": round(move.stderr, 6),
+                "exact": move.exact,
+                "plays_left": move.plays_left,
+            }
+            for move in advice.moves
+        ],
+    }
+
+
+@takes_rules()
+def advise(
+    hand: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="HAND...",
+            help="The player's hand, e.g. '3d 5h 5s Kc 2s' (several arguments are joined).",
+            show_default=False,
+        ),
+    ],
+    counts: Annotated[
+        str,
+        typer.Option(
+            "--counts",
+            metavar="N,N,N",
+            help="The opponents' card counts, in seat order after the player (players 2, 3, 4).",
+            show_default=False,
+        ),
+    ],
+    played: Annotated[
+        str | None,
+        typer.Option("--played", metavar="CARDS", help="Every card played so far."),
+    ] = None,
+    beat: Annotated[
+        str | None,
+        typer.Option("--beat", metavar="CARDS", help="The play to beat (none: a free lead)."),
+    ] = None,
+    by: Annotated[
+        int | None,
+        typer.Option("--by", min=2, max=4, help="The player who made the play to beat (2 to 4)."),
+    ] = None,
+    passed: Annotated[
+        str | None,
+        typer.Option(
+            "--passed", metavar="N,N", help="Players out of this trick (where passes are final)."
+        ),
+    ] = None,
+    start: Annotated[
+        bool,
+        typer.Option("--start", help="The deal's first play: it must hold the lowest card."),
+    ] = False,
+    samples: SamplesOption = DEFAULT_SAMPLES,
+    nodes: NodesOption = DEFAULT_NODES,
+    time_limit: TimeOption = None,
+    solve_cards: SolveCardsOption = DEFAULT_SOLVE_CARDS,
+    seed: SeedOption = 0,
+    workers: WorkersOption = 1,
+    scheduler: SchedulerOption = None,
+    as_json: JsonOption = False,
+    rules: Rules = SEED_RULES,
+) -> None:
+    """Every legal move of HAND (each pass included), ranked by the share of sampled deals of
+    the unseen cards in which it keeps a forced win; a deal the budget cannot settle takes the
+    fewest-plays evaluation (see docs/big2-table.md).
+
+    Example: handsolver big2 advise 5h 5s 9c Jd Ad 2s --counts 5 --played "3d 3c 4h 6s 7s 8c"
+    --beat "8c" --by 2
+    """
+    from handsolver.solver.big2.advise import advise as advise_view
+    from handsolver.solver.commands.errors import Interrupted
+    from handsolver.solver.commands.progress import progress
+
+    text = " ".join(card_texts(hand))
+    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed)
+    with user_errors():
+        notation = notation_of(text)
+        view = table_view(text, played, counts, beat, by, passed, start, rules)
+        try:
+            advice = advise_view(
+                view, settings, workers=workers, scheduler=scheduler, progress=progress
+            )
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted before every deal was solved") from None
+    if as_json:
+        print_json(advice_json(advice, notation))
+        return
+    out = advice_json(advice, notation)
+    title = (
+        f"{advice.samples} deal{'s' if advice.samples != 1 else ''} of the unseen cards "
+        f"({advice.consistent:,} consistent; {rules.name} rules)"
+    )
+    rows = [
+        [
+            " ".join(move["play"]) or "pass",
+            f"{move['share']:.3f}",
+            f"{move['stderr']:.3f}",
+            f"{move['exact']}/{advice.samples}",
+            move["plays_left"],
+        ]
+        for move in out["moves"]
+    ]
+    print_table(title, ["move", "share", "stderr", "exact", "plays left"], rows, highlight=[0])
