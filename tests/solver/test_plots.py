@@ -324,6 +324,7 @@ PLOT_COMMANDS = sorted(_plot_commands())
 # (if the check came after the work, they would run for hours and the guard would stop them).
 LONG = {
     ("big2", "stats"): ["--deals", "10000000"],
+    ("big2", "tournament"): ["--strategies", "advise,advise", "--deals", "1000000"],
     ("chinese", "settings"): [HAND, "--vs", "greedy", "--samples", "10000000"],
     ("chinese", "study"): ["--hands", "1000000"],
     ("ofc", "study"): ["--hands", "1000000"],

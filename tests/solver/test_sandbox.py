@@ -608,7 +608,7 @@ def test_a_strategy_program_without_a_sandbox_is_refused_before_work(
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and result.stdout == ""
     (line,) = result.stderr.splitlines()
-    assert line.startswith("error: no sandbox can run here: bwrap is not installed")
+    assert line.startswith("error: --vs: no sandbox can run here: bwrap is not installed")
     assert line.endswith("pass --sandbox none to run the program with resource limits only")
     # The opt-out reaches the program: it runs (and, printing nothing, is judged for that).
     result = CliRunner().invoke(app, [*args, "--sandbox", "none"])

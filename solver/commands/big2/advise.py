@@ -125,7 +125,7 @@ def table_view(
 
     hand = _cards(hand_text, "the hand")
     if not hand:
-        raise InputError("the hand is empty")
+        raise InputError("no cards in the hand")
     played_mask = _cards(played, "--played")
     beat_mask = _cards(beat, "--beat")
     opponents = _numbers(counts, "--counts")
