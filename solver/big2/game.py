@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.big2_order import lowest_card, play_strength
@@ -39,12 +40,15 @@ __all__ = [
     "GameResult",
     "LineStep",
     "MoveVerdict",
+    "Kernel",
     "Position",
     "check_position",
     "solve_position",
 ]
 
 DEFAULT_TABLE_SIZE = 2_000_000
+#: Which search :func:`solve_position` runs.
+Kernel = Literal["auto", "compiled", "python"]
 
 
 @dataclass(frozen=True)
@@ -200,6 +204,26 @@ def root_state(position: Position, rules: Rules) -> State:
     )
 
 
+def _search_class(hands: tuple[CardSet, ...], kernel: Kernel) -> type[GameSearch]:
+    """The search the ``kernel`` argument of :func:`solve_position` asks for."""
+    if kernel == "python":
+        return GameSearch
+    if kernel not in ("auto", "compiled"):
+        raise ValueError(f"kernel must be auto, compiled or python, not {kernel!r}")
+    try:
+        # numba loads only here, so that no other command waits for it.
+        from handsolver.solver.big2.game_compiled import CompiledSearch, fits
+    except ImportError:
+        if kernel == "compiled":
+            raise
+        return GameSearch
+    if fits(hands):
+        return CompiledSearch
+    if kernel == "compiled":
+        raise InputError("the compiled search takes hands of at most 20 cards")
+    return GameSearch
+
+
 def _any(values: list[bool | None]) -> bool | None:
     if True in values:
         return True
@@ -218,20 +242,23 @@ def solve_position(
     time_limit: float | None = None,
     table_size: int = DEFAULT_TABLE_SIZE,
     progress: Callable[[int], None] | None = None,
+    kernel: Kernel = "auto",
 ) -> GameResult:
     """Every player's forced win, every move's verdict and a winning line (see the module).
 
     ``max_nodes`` and ``time_limit`` bound the verdicts' search, and again the line's; what is
     not proven within them is None.  ``table_size`` caps each transposition table's entries
-    (a few hundred bytes each).  ``progress`` is called with the nodes searched so far, now and
-    then.
+    (a few hundred bytes each in Python, 20 compiled).  ``progress`` is called with the nodes
+    searched so far, now and then.  ``kernel`` chooses the search: ``"compiled"`` (numba),
+    ``"python"``, or ``"auto"``: compiled where numba loads and no hand holds more than 20
+    cards.  Both give the same answers; the numbers of positions searched differ.
 
     :raises InputError: for a position :func:`check_position` rejects.
     """
     began = time.perf_counter()
     position = check_position(position, rules)
     deadline = None if time_limit is None else began + time_limit
-    search = GameSearch(
+    search = _search_class(position.hands, kernel)(
         position.hands,
         rules,
         max_nodes=max_nodes,
@@ -288,7 +315,7 @@ def solve_position(
 
 def _line(
     search: GameSearch,
-    moves: list[tuple[CardSet, int, int]],
+    moves: list[Move],
     children: list[State | int],
     mover: int,
     winner: int,
@@ -297,18 +324,47 @@ def _line(
 ) -> tuple[tuple[LineStep, ...], bool]:
     """The fastest forced win against the longest defence, or, when the budget runs out
     first, a winning line that is not proven the fastest."""
-    search.max_nodes = None if max_nodes is None else search.nodes + max_nodes
-    search.deadline = None if time_limit is None else time.perf_counter() + time_limit
-    try:
-        return _fastest_line(search, moves, children, mover, winner), True
-    except OutOfBudget:
-        pass
-    search.max_nodes = None if max_nodes is None else search.nodes + max_nodes
-    search.deadline = None if time_limit is None else time.perf_counter() + time_limit
-    try:
-        return _winning_line(search, moves, children, mover, winner), False
-    except OutOfBudget:
-        return (), False
+    for line, fastest in ((_fastest_line, True), (_winning_line, False)):
+        # Each try has the whole budget again.
+        search.max_nodes = None if max_nodes is None else search.nodes + max_nodes
+        search.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        try:
+            return line(search, moves, children, mover, winner), fastest
+        except OutOfBudget:
+            pass
+    return (), False
+
+
+#: A play as the search lists it: (mask, size, strength); (0, 0, 0) is a pass.
+Move = tuple[CardSet, int, int]
+
+
+def _steps(
+    search: GameSearch,
+    moves: list[Move],
+    children: list[State | int],
+    mover: int,
+    first: int,
+    good: Callable[[int, State | int, int], bool],
+) -> tuple[LineStep, ...]:
+    """The line that starts with the root's move ``first`` and then, at each turn, takes the
+    mover's first move (in search order) whose result ``good(player, child, turn)`` accepts,
+    the turns counted from 1 after the root's."""
+
+    def step(player: int, move: Move) -> LineStep:
+        return LineStep(player, play_of(search, player, move[0]) if move[0] else None)
+
+    steps = [step(mover, moves[first])]
+    state, turn = children[first], 1
+    while not isinstance(state, int):
+        player = state[1]
+        for move in search.moves(state):
+            child = search.after(state, move)
+            if good(player, child, turn):
+                break
+        steps.append(step(player, move))
+        state, turn = child, turn + 1
+    return tuple(steps)
 
 
 def _within(search: GameSearch, child: State | int, winner: int, plies: int) -> bool:
@@ -319,7 +375,7 @@ def _within(search: GameSearch, child: State | int, winner: int, plies: int) -> 
 
 def _fastest_line(
     search: GameSearch,
-    moves: list[tuple[CardSet, int, int]],
+    moves: list[Move],
     children: list[State | int],
     mover: int,
     winner: int,
@@ -334,38 +390,25 @@ def _fastest_line(
             break
         plies += 1
     if mover == winner:
-        index = fits.index(True)
+        first = fits.index(True)
     else:
-        index = next(
+        first = next(
             i for i, child in enumerate(children) if not _within(search, child, winner, plies - 2)
         )
-    plies -= 1
-    steps = [LineStep(mover, play_of(search, mover, moves[index][0]) if moves[index][0] else None)]
-    state = children[index]
-    while not isinstance(state, int):
-        player = state[1]
-        for move in search.moves(state):
-            child = search.after(state, move)
-            if player == winner:
-                good = (
-                    child == winner
-                    if isinstance(child, int)
-                    else (search.wins_within(child, winner, plies - 1))
-                )
-            else:
-                good = not isinstance(child, int) and not search.wins_within(
-                    child, winner, plies - 2
-                )
-            if good:
-                break
-        steps.append(LineStep(player, play_of(search, player, move[0]) if move[0] else None))
-        state, plies = child, plies - 1
-    return tuple(steps)
+
+    def good(player: int, child: State | int, turn: int) -> bool:
+        # The winner keeps to a win in the turns left; the others to a move that delays it.
+        left = plies - 1 - turn
+        if player == winner:
+            return _within(search, child, winner, left)
+        return not isinstance(child, int) and not search.wins_within(child, winner, left - 1)
+
+    return _steps(search, moves, children, mover, first, good)
 
 
 def _winning_line(
     search: GameSearch,
-    moves: list[tuple[CardSet, int, int]],
+    moves: list[Move],
     children: list[State | int],
     mover: int,
     winner: int,
@@ -373,18 +416,10 @@ def _winning_line(
     """A line in which the winner keeps to proven winning moves and the others take their
     first legal move."""
 
-    def wins(child: State | int) -> bool:
+    def good(player: int, child: State | int, turn: int) -> bool:
+        if player != winner:
+            return True
         return child == winner if isinstance(child, int) else search.wins(child, winner)
 
-    index = next(i for i, child in enumerate(children) if mover != winner or wins(child))
-    steps = [LineStep(mover, play_of(search, mover, moves[index][0]) if moves[index][0] else None)]
-    state = children[index]
-    while not isinstance(state, int):
-        player = state[1]
-        for move in search.moves(state):
-            child = search.after(state, move)
-            if player != winner or wins(child):
-                break
-        steps.append(LineStep(player, play_of(search, player, move[0]) if move[0] else None))
-        state = child
-    return tuple(steps)
+    first = next(i for i, child in enumerate(children) if mover != winner or good(mover, child, 0))
+    return _steps(search, moves, children, mover, first, good)

@@ -37,7 +37,7 @@ from handsolver.solver.big2.search import optimal_five_sets
 #: or -1, the players who passed as bits).
 State = tuple[tuple[CardSet, ...], int, int, int, int, int]
 # A single's strength is its card key: the twos are the keys from 48 up.
-_DEUCE_KEY = 48
+DEUCE_KEY = 48
 _CHECK_EVERY = 1024
 
 
@@ -45,7 +45,7 @@ class OutOfBudget(Exception):
     """The node budget or the deadline ran out before the answer was proven."""
 
 
-class _PlayerPlays:
+class PlayerPlays:
     """One player's plays, listed once from the starting hand."""
 
     def __init__(self, hand: CardSet, rules: Rules) -> None:
@@ -92,7 +92,7 @@ class GameSearch:
     ) -> None:
         self.rules = rules
         self.players = len(hands)
-        self.plays = [_PlayerPlays(hand, rules) for hand in hands]
+        self.plays = [PlayerPlays(hand, rules) for hand in hands]
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.table_size = table_size
@@ -137,7 +137,7 @@ class GameSearch:
                     mask = masks[index]
                     if mask & hand == mask:
                         out.append((mask, size, strengths[index]))
-            if self.rules.bombs and size == 1 and strength >= _DEUCE_KEY:
+            if self.rules.bombs and size == 1 and strength >= DEUCE_KEY:
                 out.extend(play for play in mine.bombs if play[0] & hand == play[0])
             fewest = self.fewest_plays
             out.sort(key=lambda play: (fewest(hand ^ play[0]), -play[1]))
@@ -224,7 +224,7 @@ class GameSearch:
             for index in range(bisect_right(strengths, best), len(masks)):
                 mask = masks[index]
                 if mask & hand == mask:
-                    if not (bombs_held and size == 1 and strengths[index] >= _DEUCE_KEY):
+                    if not (bombs_held and size == 1 and strengths[index] >= DEUCE_KEY):
                         safe.append(mask)
                         covered |= mask
         # What no safe play covers must go out in the one last play.

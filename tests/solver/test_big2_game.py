@@ -24,7 +24,8 @@ from tests.big2_minimax import (
 def _engine_answer(
     position: Position, rules: Rules
 ) -> tuple[list[bool | None], dict[Cards | None, bool | None]]:
-    result = solve_position(position, rules)
+    # The pure-Python search, the reference for the compiled one (test_big2_game_kernel.py).
+    result = solve_position(position, rules, kernel="python")
     verdicts = {
         (frozenset(cards_of(m.play.mask)) if m.play is not None else None): m.forced_win
         for m in result.moves

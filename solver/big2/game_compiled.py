@@ -1,0 +1,255 @@
+"""The compiled search: :class:`GameSearch` with :meth:`~GameSearch.wins` and
+:meth:`~GameSearch.wins_within` run by the numba kernel of
+:mod:`~handsolver.solver.big2.game_kernel`, which gives the same answers many times faster.
+
+The rest (the moves at the root, the states after them, the line) stays in Python.  The
+kernel runs in slices of :data:`SLICE` nodes; between two, the budget, the deadline and the
+progress callback are checked here, and Ctrl-C stops the search at once.
+"""
+
+from __future__ import annotations
+
+import time
+from bisect import bisect_right
+from collections.abc import Callable
+from typing import cast
+
+import numpy as np
+
+from handsolver.models.big2_rules import Rules
+from handsolver.models.cards import CardSet, cards_of
+from handsolver.solver.big2 import game_kernel as kernel
+from handsolver.solver.big2.game_search import (
+    DEUCE_KEY,
+    GameSearch,
+    OutOfBudget,
+    PlayerPlays,
+    State,
+)
+
+#: The most cards a hand may hold for the compiled search: the fewest plays of every part of
+#: a hand are kept in an array of 2**cards entries.
+MOST_CARDS = 20
+#: Nodes the kernel searches between two looks at the clock (a few hundredths of a second).
+SLICE = 1 << 16
+# The kernel's arguments are arrays that numba's typing does not follow.
+_search = cast(Callable[..., int], kernel.search)
+_CODES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6}
+
+
+def fits(hands: tuple[CardSet, ...]) -> bool:
+    """Whether the compiled search takes these hands (at most :data:`MOST_CARDS` cards each)."""
+    return max(hand.bit_count() for hand in hands) <= MOST_CARDS
+
+
+def _table_slots(entries: int) -> int:
+    """The table's slots: the power of two at or above ``entries``."""
+    return 1 << max(10, (entries - 1).bit_length())
+
+
+class CompiledSearch(GameSearch):
+    """:class:`GameSearch` with the searches compiled (see the module).  The hands must
+    :func:`fit`; ``table_size`` is the number of entries of the one table (rounded up to a
+    power of two, 20 bytes each)."""
+
+    def __init__(
+        self,
+        hands: tuple[CardSet, ...],
+        rules: Rules,
+        *,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
+        table_size: int = 2_000_000,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        super().__init__(
+            hands,
+            rules,
+            max_nodes=max_nodes,
+            deadline=deadline,
+            table_size=table_size,
+            progress=progress,
+        )
+        if not fits(hands):
+            raise ValueError(f"the compiled search takes hands of at most {MOST_CARDS} cards")
+        players = self.players
+        self._starts = hands
+        self._cards = [cards_of(hand) for hand in hands]
+        offsets = np.zeros(players, dtype=np.int64)
+        for p in range(1, players):
+            offsets[p] = offsets[p - 1] + len(self._cards[p - 1])
+        # Each size's plays from every hand, by strength: a play's rank is its place from 1.
+        # Singles take every card's key, so that a deuce to beat is known by its rank alone.
+        strengths: dict[int, set[int]] = {1: set(range(52))}
+        for mine in self.plays:
+            for size, (listed, _) in mine.by_size.items():
+                strengths.setdefault(size, set()).update(listed)
+        self._ranked = {size: sorted(values) for size, values in strengths.items()}
+        self._arrays = self._game_arrays(offsets)
+        slots = _table_slots(table_size)
+        self._table = (
+            np.zeros(slots, dtype=np.int64),
+            np.zeros(slots, dtype=np.int64),
+            np.zeros(slots, dtype=np.int16),
+            np.zeros(slots, dtype=np.int16),
+        )
+        total = sum(len(cards) for cards in self._cards)
+        frames = total * players + 2
+        most_moves = max(len(mine.leads) for mine in self.plays) + 1
+        self._stack = (
+            np.zeros((frames, players), dtype=np.int64),
+            np.zeros((frames, 8), dtype=np.int64),
+            np.zeros((frames, most_moves), dtype=np.int64),
+        )
+        self._ctl = np.zeros(6, dtype=np.int64)
+        self._scratch = (
+            np.zeros(most_moves, dtype=np.int64),
+            np.zeros(MOST_CARDS + 2, dtype=np.int64),
+            np.zeros(MOST_CARDS + 2, dtype=np.int64),
+            np.zeros(most_moves, dtype=np.int64),
+            np.zeros(most_moves, dtype=np.int64),
+            kernel.new_counts(),
+        )
+
+    def _rank(self, size: int, strength: int) -> int:
+        """The play to beat's rank: how many strengths of its size are at most its own."""
+        return bisect_right(self._ranked.get(size, ()), strength)
+
+    def _local(self, player: int, mask: CardSet) -> int:
+        """``mask`` (cards of the player's starting hand) in the player's local bits."""
+        return sum(1 << j for j, card in enumerate(self._cards[player]) if mask >> card & 1)
+
+    def _game_arrays(self, offsets: np.ndarray) -> tuple[np.ndarray, ...]:
+        players = self.players
+        widest = max(len(mine.leads) for mine in self.plays)
+        pmask = np.zeros((players, widest), dtype=np.int64)
+        pcode = np.zeros((players, widest), dtype=np.int64)
+        prank = np.zeros((players, widest), dtype=np.int64)
+        bstart = np.zeros((players, 7), dtype=np.int64)
+        bend = np.zeros((players, 7), dtype=np.int64)
+        lead = np.zeros((players, widest), dtype=np.int64)
+        nplays = np.zeros(players, dtype=np.int64)
+        bombs = np.zeros((players, widest), dtype=np.int64)
+        nbombs = np.zeros(players, dtype=np.int64)
+        most = max(len(cards) for cards in self._cards)
+        fewest = np.zeros((players, 1 << most), dtype=np.int8)
+        for p, mine in enumerate(self.plays):
+            index = self._player_arrays(p, mine, pmask[p], pcode[p], prank[p], bstart[p], bend[p])
+            for j, (mask, _, _) in enumerate(mine.leads):
+                lead[p, j] = index[mask]
+            nplays[p] = len(mine.leads)
+            for j, (mask, _, _) in enumerate(mine.bombs):
+                bombs[p, j] = index[mask]
+            nbombs[p] = len(mine.bombs)
+            self._fill_fewest(p, pmask[p, : nplays[p]], fewest[p])
+        rules = self.rules
+        params = np.array(
+            [
+                players,
+                int(rules.pass_final),
+                int(rules.bombs),
+                self._largest_play,
+                self._rank(1, DEUCE_KEY),
+            ],
+            dtype=np.int64,
+        )
+        return (
+            params,
+            offsets,
+            pmask,
+            pcode,
+            prank,
+            bstart,
+            bend,
+            lead,
+            nplays,
+            bombs,
+            nbombs,
+            fewest,
+        )
+
+    def _player_arrays(
+        self,
+        player: int,
+        mine: PlayerPlays,
+        pmask: np.ndarray,
+        pcode: np.ndarray,
+        prank: np.ndarray,
+        bstart: np.ndarray,
+        bend: np.ndarray,
+    ) -> dict[CardSet, int]:
+        """Fill the player's plays grouped by size code, by strength within; the index of each
+        play's mask."""
+        index: dict[CardSet, int] = {}
+        at = 0
+        for size in sorted(mine.by_size, key=_CODES.__getitem__):
+            code = _CODES[size]
+            strengths, masks = mine.by_size[size]
+            bstart[code] = at
+            for strength, mask in zip(strengths, masks, strict=True):
+                pmask[at] = self._local(player, mask)
+                pcode[at] = code
+                prank[at] = self._rank(size, strength)
+                index[mask] = at
+                at += 1
+            bend[code] = at
+        return index
+
+    def _fill_fewest(self, player: int, masks: np.ndarray, out: np.ndarray) -> None:
+        cards = len(self._cards[player])
+        lowest = [(int(mask) & -int(mask)).bit_length() - 1 for mask in masks]
+        lows = np.array(sorted(range(len(lowest)), key=lowest.__getitem__), dtype=np.int64)
+        low_start = np.zeros(cards + 1, dtype=np.int64)
+        for card in lowest:
+            low_start[card + 1] += 1
+        low_start = np.cumsum(low_start)
+        kernel.fill_fewest(masks, lows, low_start, cards, out[: 1 << cards])
+
+    # -- the searches ------------------------------------------------------------------
+
+    def fewest_plays(self, hand: CardSet) -> int:
+        """The fewest plays that empty ``hand``, a part of one player's starting hand."""
+        if not hand:
+            return 0
+        for player, start in enumerate(self._starts):
+            if hand & start == hand:
+                fewest = self._arrays[-1]
+                return int(fewest[player, self._local(player, hand)])
+        return super().fewest_plays(hand)
+
+    def wins(self, state: State, target: int) -> bool:
+        return self._run(state, target, kernel.WINS, 0)
+
+    def wins_within(self, state: State, target: int, plies: int) -> bool:
+        return self._run(state, target, kernel.WITHIN, min(plies, kernel.NO_BOUND - 1))
+
+    def _run(self, state: State, target: int, mode: int, plies: int) -> bool:
+        hands, mover, size, strength, by, passed = state
+        st_hands, st_info, _ = self._stack
+        for p, hand in enumerate(hands):
+            st_hands[0, p] = self._local(p, hand)
+        code = _CODES[size] if size else 0
+        st_info[0, : kernel.NMOVES] = (
+            mover,
+            code,
+            self._rank(size, strength) if size else 0,
+            by,
+            passed,
+            plies,
+        )
+        ctl = self._ctl
+        ctl[:] = (0, kernel.ENTER, 0, self.nodes, target, mode)
+        while True:
+            # Past the deadline, only what the table already holds is answered.
+            late = self.deadline is not None and time.perf_counter() > self.deadline
+            limit = self.nodes if late else self.nodes + SLICE
+            if self.max_nodes is not None:
+                limit = min(limit, self.max_nodes)
+            status = _search(*self._arrays, *self._table, *self._stack, ctl, limit, *self._scratch)
+            self.nodes = int(ctl[kernel.NODES])
+            if status == kernel.DONE:
+                return bool(ctl[kernel.RET])
+            if late or self.max_nodes is not None and self.nodes >= self.max_nodes:
+                raise OutOfBudget
+            if self.progress is not None:
+                self.progress(self.nodes)
