@@ -49,6 +49,8 @@ __all__ = [
 DEFAULT_TABLE_SIZE = 2_000_000
 #: Which search :func:`solve_position` runs.
 Kernel = Literal["auto", "compiled", "python"]
+#: The most cards in all the hands for which ``kernel="auto"`` runs the Python search.
+AUTO_CARDS = 20
 
 
 @dataclass(frozen=True)
@@ -206,10 +208,11 @@ def root_state(position: Position, rules: Rules) -> State:
 
 def _search_class(hands: tuple[CardSet, ...], kernel: Kernel) -> type[GameSearch]:
     """The search the ``kernel`` argument of :func:`solve_position` asks for."""
-    if kernel == "python":
-        return GameSearch
-    if kernel not in ("auto", "compiled"):
+    if kernel not in ("auto", "compiled", "python"):
         raise ValueError(f"kernel must be auto, compiled or python, not {kernel!r}")
+    # Loading numba takes about a second, more than the Python search needs for small deals.
+    if kernel == "python" or kernel == "auto" and sum(map(int.bit_count, hands)) <= AUTO_CARDS:
+        return GameSearch
     try:
         # numba loads only here, so that no other command waits for it.
         from handsolver.solver.big2.game_compiled import CompiledSearch, fits
@@ -250,8 +253,10 @@ def solve_position(
     not proven within them is None.  ``table_size`` caps each transposition table's entries
     (a few hundred bytes each in Python, 20 compiled).  ``progress`` is called with the nodes
     searched so far, now and then.  ``kernel`` chooses the search: ``"compiled"`` (numba),
-    ``"python"``, or ``"auto"``: compiled where numba loads and no hand holds more than 20
-    cards.  Both give the same answers; the numbers of positions searched differ.
+    ``"python"``, or ``"auto"``: compiled where numba loads, the hands hold more than
+    :data:`AUTO_CARDS` cards in all and none more than 20.  Both search the same positions in
+    the same order and give the same answers; the compiled one is many times faster once
+    numba has loaded.
 
     :raises InputError: for a position :func:`check_position` rejects.
     """

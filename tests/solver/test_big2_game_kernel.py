@@ -145,6 +145,7 @@ def test_kernel_choice() -> None:
         solve_position(Position(hands), rules, kernel="compiled")
     # "auto" takes the Python search for such hands.
     assert game._search_class(hands, "auto") is GameSearch
-    assert game._search_class(hands[1:] * 2, "auto") is CompiledSearch
+    assert game._search_class((big >> 1, 1 << 51), "auto") is CompiledSearch
+    assert game._search_class((1, 2), "auto") is GameSearch
     with pytest.raises(ValueError, match="kernel must be"):
         solve_position(Position(hands), rules, kernel="fortran")  # type: ignore[arg-type]
