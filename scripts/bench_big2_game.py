@@ -12,6 +12,7 @@ apart, before the first deal.
 
     python scripts/bench_big2_game.py                 # 2x13 (30 deals), 3x5 and 4x5 (50 each)
     python scripts/bench_big2_game.py --kernel both --two 10
+    python scripts/bench_big2_game.py --fresh-cache --two 0 --small 0   # numba's compile time
     python scripts/bench_big2_game.py --two 0 --small 0 --full 100 --budget 60 --out full.jsonl
     python scripts/bench_big2_game.py --rules taiwan --budget 10
 
@@ -27,18 +28,22 @@ solver for Big 2 to run beside it.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
+import os
 import random
 import resource
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from handsolver.models.big2 import Rules, parse_rules
 from handsolver.models.big2_order import lowest_card
-from handsolver.models.cards import mask_of
+from handsolver.models.cards import mask_of, parse_cards
 from handsolver.solver.big2.game import Position, solve_position
 
 
@@ -67,18 +72,20 @@ def warm_up(kernel: str, rules: Rules) -> None:
     if kernel == "python":
         return
     start = time.perf_counter()
-    solve_position(Position((1 << 4, 1 << 8)), rules, kernel="compiled")
+    # Two small hands whose search runs the kernel (one card each would need none).
+    hands = (mask_of(parse_cards("3d 5c 9h")), mask_of(parse_cards("4c 6s 6h")))
+    solve_position(Position(hands), rules, kernel="compiled")
     print(f"loading the compiled kernel: {time.perf_counter() - start:.2f} s", flush=True)
 
 
-def done_deals(out: Path | None, label: str, kernel: str) -> dict[int, dict[str, Any]]:
-    """The deals of this case already in ``out``, by number."""
+def done_deals(out: Path | None, run: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The deals of this run (case, search, rules, seed, budget) already in ``out``, by number."""
     if out is None or not out.exists():
         return {}
     found = {}
     for line in out.read_text().splitlines():
         record = json.loads(line)
-        if record["case"] == label and record["kernel"] == kernel:
+        if all(record.get(key) == value for key, value in run.items()):
             found[record["deal"]] = record
     return found
 
@@ -95,7 +102,8 @@ def run_case(
     out: Path | None,
 ) -> float:
     """Print the case's line; the median time per deal."""
-    records = done_deals(out, label, kernel)
+    run = {"case": label, "kernel": kernel, "rules": rules.name, "seed": seed, "budget": budget}
+    records = done_deals(out, run)
     for number, hands in enumerate(deals(players, size, count, seed)):
         if number in records:
             continue
@@ -106,8 +114,7 @@ def run_case(
             move.forced_win is not None for move in result.moves
         )
         record = {
-            "case": label,
-            "kernel": kernel,
+            **run,
             "deal": number,
             "solved": solved,
             "seconds": round(elapsed, 4),
@@ -117,7 +124,8 @@ def run_case(
         if out is not None:
             with out.open("a") as file:
                 file.write(json.dumps(record) + "\n")
-        if count >= 10 and (number + 1) % 10 == 0:
+        # Full deals take up to minutes each: each one is shown.
+        if (number + 1) % (1 if players * size == 52 else 10) == 0:
             print(f"  {label}: {number + 1} of {count} deals", file=sys.stderr, flush=True)
     chosen = [records[number] for number in range(count)]
     times = [r["seconds"] if r["solved"] else max(r["seconds"], budget) for r in chosen]
@@ -153,7 +161,17 @@ def main() -> None:
         help="the search",
     )
     parser.add_argument("--out", type=Path, help="JSON lines of every deal; a rerun goes on")
+    parser.add_argument(
+        "--fresh-cache",
+        action="store_true",
+        help="compile the kernel into an empty cache, as on a fresh machine",
+    )
     args = parser.parse_args()
+    if args.fresh_cache:
+        # numba reads it when it loads, which is at the first compiled search.
+        cache = tempfile.mkdtemp(prefix="bench-big2-numba-")
+        atexit.register(shutil.rmtree, cache, True)
+        os.environ["NUMBA_CACHE_DIR"] = cache
     rules = parse_rules(args.rules)
     kernels = ["compiled", "python"] if args.kernel == "both" else [args.kernel]
     print(f"rules: {rules.name}; seed {args.seed}; start of each deal")
