@@ -289,14 +289,29 @@ def solve_position(
             return None
 
     verdicts = [value(child, mover) for child in children]
+
+    def after_every_move(target: int) -> bool | None:
+        # The first move after which the target cannot force it settles the answer.
+        found: bool | None = True
+        for child in children:
+            won = value(child, target)
+            if won is False:
+                return False
+            if won is None:
+                found = None
+        return found
+
     forced: list[bool | None] = []
     for target in range(players):
         if target == mover:
             forced.append(_any(verdicts))
         elif players == 2:
             forced.append(_not(_any(verdicts)))
+        elif _any(verdicts) is True or True in forced:
+            # Two players cannot both force going out first.
+            forced.append(False)
         else:
-            forced.append(_not(_any([_not(value(child, target)) for child in children])))
+            forced.append(after_every_move(target))
     move_results = tuple(
         MoveVerdict(play_of(search, mover, move[0]) if move[0] else None, verdict)
         for move, verdict in zip(moves, verdicts, strict=True)
