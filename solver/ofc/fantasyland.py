@@ -33,6 +33,7 @@ Every setting is either visited or cut by a bound that it cannot beat, so the an
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -140,11 +141,14 @@ def solve_fantasyland(
     rules: OfcRules | None = None,
     objective: Objective | None = None,
     top: int = 1,
+    above: Fraction | None = None,
 ) -> FantasySolution:
     """The ``top`` best settings of a fantasyland hand (13 to 17 cards) by ``objective``.
 
     The objectives listed are the ``top`` largest over every legal setting, counted with
-    multiplicity (settings that differ only in discards or kickers each count).
+    multiplicity (settings that differ only in discards or kickers each count).  With
+    ``above``, only settings whose objective is greater are listed (maybe none): the search
+    starts with that bar, so what cannot clear it is cut at once.
 
     :raises InputError: for a bad hand, a repeated card or a bad objective.
     """
@@ -262,10 +266,15 @@ def solve_fantasyland(
     # By bound, then the stronger bottom; masks make the order total.
     bottoms = sorted(zip(bounds, keys5, masks5, range(len(keys5)), strict=True), reverse=True)
 
+    # Their royalties, and the scoop of every fouled board (its rows are counted in the rows').
+    constant = 3 * sure_rows - sum(row_royalties(board, royalties).total for board in live)
     heap: list[tuple[int, int, int, int, int]] = []  # (value, -seen, bottom, middle, top)
     seen = 0
     leaves = 0
-    threshold: float = float("-inf")  # the k-th best value once k are found
+    # The k-th best value once k are found; values are integers, so "above" is their floor.
+    threshold: float = float("-inf")
+    if above is not None:
+        threshold = math.floor((above - constant) * scale)
     for bound, key_b, mask_b, b in bottoms:
         if bound <= threshold:
             break
@@ -312,8 +321,6 @@ def solve_fantasyland(
                     heapq.heapreplace(heap, (value, -seen, b, m, t))
                 if len(heap) == top:
                     threshold = heap[0][0]
-    # Their royalties, and the scoop of every fouled board (its rows are counted in the rows').
-    constant = 3 * sure_rows - sum(row_royalties(board, royalties).total for board in live)
     ranked = sorted(heap, key=lambda entry: (-entry[0], -entry[1]))
     settings = tuple(
         _setting(hand, masks5[b], masks5[m], threes[t][5], value, scale, constant, rules)
