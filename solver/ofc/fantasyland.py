@@ -59,7 +59,7 @@ from handsolver.models.poker import NUM_KEYS, category_index, poker_key
 from handsolver.models.split import Setting
 
 MAX_OPPONENTS = 2
-MAX_SAMPLED = 10_000
+MAX_SAMPLED = 10_000  # boards in a mean
 MAX_TOP = 1000
 _SKIP = 8  # middles a bottom looks past to tighten its bound
 _TOP_CATEGORY = 13**3  # a front key is its category times this plus its ranks
