@@ -3,7 +3,8 @@
 The objective of a setting that is not fouled is its royalties, plus ``stay_value`` points when
 it stays in fantasyland, plus, against known opponent boards, the row points won from each (1 a
 row, 3 more for all three) with royalties counted per opponent as the score counts them (mine
-paid by each, theirs paid to each).  A fouled setting is never better than the best legal one
+paid by each, theirs paid to each): the sum over the boards of a table, or the mean over
+boards sampled for one opponent.  A fouled setting is never better than the best legal one
 (it earns nothing and loses every row), so only legal settings are searched.
 
 The search is branch and bound over bottom, then top, then middle:
@@ -12,9 +13,9 @@ The search is branch and bound over bottom, then top, then middle:
   every 3-card subset with its value as a top (a row's value is its royalty, its row points and
   the stay value when the row alone stays; the leaf takes the stay value once);
 - bottoms are visited by an upper bound (their value + the best middle and top together that
-  fit under them, from running maxima over the middles by key), tops by their value, and a
-  branch stops as soon as its bound cannot beat the k-th best objective found so far (ties are
-  cut too: they could not enter the list);
+  fit under them, from running maxima over the middles by key, and a scoop of every board it
+  beats), tops by their value, and a branch stops as soon as its bound cannot beat the k-th
+  best objective found so far (ties are cut too: they could not enter the list);
 - for a bottom and a top the middles are the 5-card subsets of the cards left (126 at most for
   17 cards) that fit between them.
 
