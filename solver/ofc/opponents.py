@@ -11,7 +11,7 @@ fouls often; a fouled board pays my royalties and a scoop.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 
 from handsolver.models.cards import Card, InputError
@@ -27,9 +27,11 @@ def sampled_boards(
     seed: int,
     rules: OfcRules,
     fantasy_value: Fraction = Fraction(0),
+    watch: Callable[[Iterable[int], int], Iterable[int]] | None = None,
 ) -> tuple[Setting, ...]:
     """``count`` complete opponent boards (bottom, middle, top) dealt from the cards not in
     ``hand`` and played by the policy, which values earning fantasyland at ``fantasy_value``.
+    ``watch`` wraps the board numbers with their count (the command shows progress with it).
 
     >>> from handsolver.models.cards import parse_cards
     >>> hand = parse_cards("Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c")
@@ -50,7 +52,8 @@ def sampled_boards(
     rng = random.Random(f"ofc-opponents-{seed}")
     scorer = Scorer(rules, fantasy_value)
     boards = []
-    for _ in range(count):
+    numbers: Iterable[int] = range(count)
+    for _ in numbers if watch is None else watch(numbers, count):
         deck = unseen[:]
         rng.shuffle(deck)
         boards.append(played_out(((), (), ()), deck, scorer))

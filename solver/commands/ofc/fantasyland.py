@@ -107,11 +107,19 @@ def fantasyland(
         value = points_value(stay_value, "--stay-value")
         boards = tuple(board_of_text(board) for board in vs or [])
         if sample_opponents is not None:
+            from handsolver.solver.commands.progress import progress
             from handsolver.solver.ofc.opponents import sampled_boards
 
             if boards:
                 raise InputError("--vs and --sample-opponents: give one or the other")
-            sampled = sampled_boards(hand, sample_opponents, seed, rules, value)
+            sampled = sampled_boards(
+                hand,
+                sample_opponents,
+                seed,
+                rules,
+                value,
+                watch=lambda numbers, count: progress(numbers, count, "opponent boards"),
+            )
             objective = Objective(value, sampled, mean=True)
         else:
             objective = Objective(value, boards)
