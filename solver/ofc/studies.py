@@ -22,8 +22,8 @@ error of ``V_14``.  The opponents' side (scores against them) is not modelled: a
 hand is valued by what it earns from any opponent who does not foul.
 
 Normal hands (13 cards over five streets) are dealt and played by the policy of
-:mod:`handsolver.solver.ofc.play`, valuing fantasyland at ``V_14``, to measure how often they
-foul and how often they earn fantasyland, and of which size.
+:mod:`handsolver.solver.ofc.play`, valuing fantasyland at ``V_14`` (to 1/100 of a point), to
+measure how often they foul and how often they earn fantasyland, and of which size.
 
 Hands go in blocks of :data:`BLOCK`, each dealt from its own seed (``seed``, size, index), so the
 answer is the same with any number of workers and a block saved by an earlier run
