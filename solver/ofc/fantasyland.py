@@ -39,7 +39,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -310,8 +310,29 @@ def solve_fantasyland(
     return FantasySolution(hand, settings, leaves)
 
 
-@lru_cache(maxsize=2)
+_LAST: list[tuple[tuple[object, ...], OfcRules, _Tables]] = []
+"""The last hand's tables, with what they were built for (the rules by identity: hashing a
+royalty table costs more than the lookup saves)."""
+
+
 def _tables(
+    hand: tuple[Card, ...],
+    rules: OfcRules,
+    opponents: tuple[Setting, ...],
+    live: tuple[Setting, ...],
+    scale: int,
+) -> _Tables:
+    """The tables of the last search if it was of the same hand, rules, boards and scale, else
+    new ones."""
+    key = (hand, opponents, scale)
+    if _LAST and _LAST[0][0] == key and _LAST[0][1] is rules:
+        return _LAST[0][2]
+    tables = _new_tables(hand, rules, opponents, live, scale)
+    _LAST[:] = [(key, rules, tables)]  # holding the rules keeps their identity unique
+    return tables
+
+
+def _new_tables(
     hand: tuple[Card, ...],
     rules: OfcRules,
     opponents: tuple[Setting, ...],
