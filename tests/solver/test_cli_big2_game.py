@@ -117,9 +117,12 @@ def test_batch_bad_line_names_it(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_stops_cleanly() -> None:
+    # A full four-player deal: more than ten seconds even for the compiled search.
     hands = [
         "3c 4d 5h 6s 7c 8d 9h Ts Jc Qd Kh As 2c",
         "3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac 2d",
+        "3h 4s 5c 6d 7h 8s 9c Td Jh Qs Kc Ad 2h",
+        "3s 4c 5d 6h 7s 8c 9d Th Js Qc Kd Ah 2s",
     ]
     process = handsolver("big2", "game", *hands, "--time-limit", "3600")
     time.sleep(2)
