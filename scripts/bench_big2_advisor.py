@@ -3,10 +3,13 @@ once a rotation of the seats) and the time of one piece of advice.
 
     python scripts/bench_big2_advisor.py                      # 1,000 deals a match, 2 workers
     python scripts/bench_big2_advisor.py --deals 200 --workers 2
-    python scripts/bench_big2_advisor.py --only two        # one part: openings, random, greedy, two
+    python scripts/bench_big2_advisor.py --only two        # one part: openings, baselines,
+                                                           # random, greedy, two
 
 Figures:
 
+* baselines, four players: ``greedy``, ``fewest`` and ``shed`` (the advisor's playout policy)
+  each against three ``random``, and ``shed`` against three ``greedy``;
 * four players, one ``advise`` against three ``random``: the share of games it goes out first
   (chance 25%), with a 95% interval; the same against three ``greedy``;
 * two players, 13 cards each: ``advise`` against ``greedy``;
@@ -74,11 +77,11 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=10)
     parser.add_argument(
         "--only",
-        choices=["openings", "random", "greedy", "two"],
+        choices=["openings", "baselines", "random", "greedy", "two"],
         help="Run one part only (the parts are independent, so they may run side by side).",
     )
     args = parser.parse_args()
-    parts = [args.only] if args.only else ["openings", "random", "greedy", "two"]
+    parts = [args.only] if args.only else ["openings", "baselines", "random", "greedy", "two"]
     table = TABLE_ADVICE
     print(
         f"advise in tournaments: {table.samples} samples, {table.max_nodes} nodes a move, "
@@ -88,6 +91,10 @@ def main() -> None:
     if "openings" in parts:
         openings(args.openings, args.seed)
         print()
+    if "baselines" in parts:
+        for first, other in [("greedy", "random"), ("fewest", "random"), ("shed", "random"),
+                             ("shed", "greedy")]:  # fmt: skip
+            match([first, other, other, other], args.deals, args.seed, args.workers)
     matches = {
         "random": ["advise", "random", "random", "random"],
         "greedy": ["advise", "greedy", "greedy", "greedy"],

@@ -46,8 +46,8 @@ NodesOption = Annotated[
         "--max-nodes",
         min=0,
         max=10**9,
-        help="Search nodes per move and deal (0: no limit; up to 10**9); past them the "
-        "fewest-plays evaluation stands in.",
+        help="Search nodes per move and deal (0: no limit; up to 10**9); past them a playout "
+        "decides.",
         rich_help_panel=_PANEL,
     ),
 ]
@@ -71,7 +71,7 @@ SolveCardsOption = Annotated[
         min=0,
         max=52,
         help="Solve a deal only when the hands hold at most this many cards in all; larger "
-        "deals take the fewest-plays evaluation (0 to 52).",
+        "deals are played out (0 to 52).",
         rich_help_panel=_PANEL,
     ),
 ]
@@ -241,8 +241,8 @@ def advise(
     rules: Rules = SEED_RULES,
 ) -> None:
     """Every legal move of HAND (each pass included), ranked by the share of sampled deals of
-    the unseen cards in which it keeps a forced win; a deal the budget cannot settle takes the
-    fewest-plays evaluation (see docs/big2-table.md).
+    the unseen cards it wins: by a forced win where the search proves one, else by playing the
+    deal out (see docs/big2-table.md).
 
     Example: handsolver big2 advise 5h 5s 9c Jd Ad 2s --counts 5 --played "3d 3c 4h 6s 7s 8c"
     --beat "8c" --by 2
