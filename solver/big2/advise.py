@@ -90,7 +90,7 @@ DEFAULT_SOLVE_CARDS = 52
 # TABLE_SOLVE_CARDS cards in hand are searched, with fewer nodes (the playouts are cheap).
 TABLE_SAMPLES = 12
 TABLE_NODES = 1_000
-TABLE_SOLVE_CARDS = 24
+TABLE_SOLVE_CARDS = 12
 
 
 @dataclass(frozen=True)

@@ -183,6 +183,7 @@ def test_cli_json_lists_every_move_with_its_share() -> None:
         (("3d 4d", "--counts", "3", "--start", "--played", "5c"), "--start"),
         (("3d 4d", "--counts", "3,0"), "no cards"),
         (("3d 4d", "--counts", "3,3,3"), "--counts 3,3,3"),
+        (("3d 4d", "--counts", "3", "--beat", "5c", "--by", "1"), "--by 1"),
         (("3d 4d", "--counts", "3", "--beat", "5c", "--by", "2", "--passed", "3"), "--passed"),
         (("5c 6d", "--counts", "13,13,13", "--start"), "--counts 13,13,13"),
     ],

@@ -17,6 +17,12 @@ from handsolver.solver.big2.advise import (
     Advice,
     AdviceSettings,
 )
+from handsolver.solver.commands.big2.position_options import (
+    BeatOption,
+    ByOption,
+    PassedOption,
+    StartOption,
+)
 from handsolver.solver.commands.big2.rules import takes_rules
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
@@ -212,24 +218,10 @@ def advise(
         str | None,
         typer.Option("--played", metavar="CARDS", help="Every card played so far."),
     ] = None,
-    beat: Annotated[
-        str | None,
-        typer.Option("--beat", metavar="CARDS", help="The play to beat (none: a free lead)."),
-    ] = None,
-    by: Annotated[
-        int | None,
-        typer.Option("--by", min=2, max=4, help="The player who made the play to beat (2 to 4)."),
-    ] = None,
-    passed: Annotated[
-        str | None,
-        typer.Option(
-            "--passed", metavar="N,N", help="Players out of this trick (where passes are final)."
-        ),
-    ] = None,
-    start: Annotated[
-        bool,
-        typer.Option("--start", help="The deal's first play: it must hold the lowest card."),
-    ] = False,
+    beat: BeatOption = None,
+    by: ByOption = None,
+    passed: PassedOption = None,
+    start: StartOption = False,
     samples: SamplesOption = DEFAULT_SAMPLES,
     nodes: NodesOption = DEFAULT_NODES,
     time_limit: TimeOption = None,
