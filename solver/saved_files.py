@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import IO
 
 from handsolver.models.cards import InputError
 
@@ -38,6 +39,17 @@ def cache_dir() -> Path | None:
     except OSError:
         return None
     return folder if os.access(folder, os.W_OK | os.X_OK) else None
+
+
+def program_version() -> str:
+    """The installed handsolver version (part of every saved file's key: a file written by
+    another version is not read back)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("handsolver")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def checksum(owner: str, content: bytes) -> str:
@@ -63,3 +75,57 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
             f"{what} {str(path)!r} is larger than {limit:,} bytes: not one handsolver wrote"
         )
     return data
+
+
+class LineWriter:
+    """A checkpoint being written: a header line, then one line a finished part, each flushed
+    to disk before the next is counted, so a stop loses at most the parts in flight.  A
+    checkpoint that is not ``required`` (one the user did not ask for) is given up on the first
+    failure, and removed if it holds no part yet: the run goes on without it.
+
+    :raises InputError: a required checkpoint cannot be written (naming the file).
+    """
+
+    def __init__(self, path: Path, header: str, required: bool) -> None:
+        self.path, self.required = path, required
+        self.file: IO[str] | None = None
+        self.parts = 0
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as error:
+            self._failed(error)
+            return
+        self._line(header)
+
+    def add(self, line: str) -> None:
+        if self._line(line):
+            self.parts += 1
+
+    def _line(self, text: str) -> bool:
+        if self.file is None:
+            return False
+        try:
+            self.file.write(text + "\n")
+            self.file.flush()
+            os.fsync(self.file.fileno())
+        except OSError as error:
+            self._failed(error)
+            return False
+        return True
+
+    def _failed(self, error: OSError) -> None:
+        self.close()
+        if self.required:
+            reason = error.strerror or str(error)
+            raise InputError(f"cannot write checkpoint {str(self.path)!r}: {reason}") from None
+        if self.parts == 0 and self.path.is_file():
+            self.path.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        if self.file is not None:
+            file, self.file = self.file, None
+            try:
+                file.close()
+            except OSError as error:
+                self._failed(error)

@@ -1,7 +1,9 @@
 """Open-face Chinese poker (Pineapple): fantasyland set exactly.
 
 :mod:`.fantasyland` holds the branch-and-bound search for the best settings of a fantasyland
-hand by an objective (royalties, the value of staying, points against known boards).
+hand by an objective (royalties, the value of staying, points against known or sampled
+boards); :mod:`.opponents` samples boards, :mod:`.studies` and :mod:`.study_run` value
+fantasyland over random hands.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 The objective of a setting that is not fouled is its royalties, plus ``stay_value`` points when
 it stays in fantasyland, plus, against known opponent boards, the row points won from each (1 a
 row, 3 more for all three) with royalties counted per opponent as the score counts them (mine
-paid by each, theirs paid to each).  A fouled setting is never better than the best legal one
+paid by each, theirs paid to each): the sum over the boards of a table, or the mean over
+boards sampled for one opponent.  A fouled setting is never better than the best legal one
 (it earns nothing and loses every row), so only legal settings are searched.
 
 The search is branch and bound over bottom, then top, then middle:
@@ -12,9 +13,9 @@ The search is branch and bound over bottom, then top, then middle:
   every 3-card subset with its value as a top (a row's value is its royalty, its row points and
   the stay value when the row alone stays; the leaf takes the stay value once);
 - bottoms are visited by an upper bound (their value + the best middle and top together that
-  fit under them, from running maxima over the middles by key), tops by their value, and a
-  branch stops as soon as its bound cannot beat the k-th best objective found so far (ties are
-  cut too: they could not enter the list);
+  fit under them, from running maxima over the middles by key, and a scoop of every board it
+  beats), tops by their value, and a branch stops as soon as its bound cannot beat the k-th
+  best objective found so far (ties are cut too: they could not enter the list);
 - for a bottom and a top the middles are the 5-card subsets of the cards left (126 at most for
   17 cards) that fit between them.
 
@@ -33,11 +34,14 @@ Every setting is either visited or cut by a bound that it cannot beat, so the an
 from __future__ import annotations
 
 import heapq
+import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from typing import NamedTuple
 
 from handsolver.models.cards import Card, InputError, card_name
 from handsolver.models.chinese import front_key, front_order_table
@@ -56,6 +60,7 @@ from handsolver.models.poker import NUM_KEYS, category_index, poker_key
 from handsolver.models.split import Setting
 
 MAX_OPPONENTS = 2
+MAX_SAMPLED = 10_000  # boards in a mean
 MAX_TOP = 1000
 _SKIP = 8  # middles a bottom looks past to tighten its bound
 _TOP_CATEGORY = 13**3  # a front key is its category times this plus its ranks
@@ -65,15 +70,22 @@ _NONE = -(1 << 62)  # the value of no setting: below every real one
 @dataclass(frozen=True)
 class Objective:
     """What a setting is worth: royalties, ``stay_value`` points for staying in fantasyland and,
-    when ``opponents`` (complete boards) are given, the points scored against each."""
+    when ``opponents`` (complete boards) are given, the points scored against them: their sum
+    (each board a player at the table), or with ``mean`` their mean (each board one that a
+    single opponent may end with, as sampled)."""
 
     stay_value: Fraction = Fraction(0)
     opponents: tuple[Setting, ...] = ()
+    mean: bool = False
 
     def __post_init__(self) -> None:
         if self.stay_value < 0:
             raise InputError(f"the stay value must be 0 or more, got {self.stay_value}")
-        if len(self.opponents) > MAX_OPPONENTS:
+        if self.mean and not 1 <= len(self.opponents) <= MAX_SAMPLED:
+            raise InputError(
+                f"a mean needs 1 to {MAX_SAMPLED:,} opponent boards, got {len(self.opponents)}"
+            )
+        if not self.mean and len(self.opponents) > MAX_OPPONENTS:
             raise InputError(f"at most {MAX_OPPONENTS} opponents, got {len(self.opponents)}")
 
 
@@ -118,21 +130,44 @@ def check_fantasy_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards))
 
 
-def check_opponents(hand: Sequence[Card], opponents: Sequence[Setting]) -> None:
-    """Refuse a card that is in the hand and an opponent's board, or in two boards.
+def check_opponents(hand: Sequence[Card], opponents: Sequence[Setting], apart: bool = True) -> None:
+    """Refuse a card that is in the hand and an opponent's board, or (``apart``: boards at the
+    same table) in two boards.
 
     :raises InputError: naming the card.
     """
+    held = set(hand)
     used = set(hand)
     for board in opponents:
+        if not apart:
+            used = set(held)
         for card in (card for row in board for card in row):
             if card in used:
                 raise InputError(f"card {card_name(card)!r} is given twice")
             used.add(card)
 
 
-def _sign(a: int, b: int) -> int:
-    return (a > b) - (a < b)
+class _Tables(NamedTuple):
+    """What the search of one hand needs that does not depend on the stay value: built once
+    and kept for the next search of the same hand (the study searches each hand twice)."""
+
+    keys5: list[int]
+    masks5: tuple[int, ...]
+    plain_b: list[int]
+    plain_m: list[int]
+    staying_b: list[bool]
+    staying_m: list[bool]
+    beats_b: list[int]
+    beats_m: list[int]
+    loses_b: list[int]
+    loses_m: list[int]
+    threes: list[tuple[int, bool, int, int, int, int, int]]
+    middles: list[tuple[int, int, int, bool, int]]
+    suffix_plain: list[int]
+    suffix_stays: list[bool]
+    suffix_pair: list[int]
+    suffix_pair_stays: list[bool]
+    starts: list[int]
 
 
 def solve_fantasyland(
@@ -140,11 +175,14 @@ def solve_fantasyland(
     rules: OfcRules | None = None,
     objective: Objective | None = None,
     top: int = 1,
+    above: Fraction | None = None,
 ) -> FantasySolution:
     """The ``top`` best settings of a fantasyland hand (13 to 17 cards) by ``objective``.
 
     The objectives listed are the ``top`` largest over every legal setting, counted with
-    multiplicity (settings that differ only in discards or kickers each count).
+    multiplicity (settings that differ only in discards or kickers each count).  With
+    ``above``, only settings whose objective is greater are listed (maybe none): the search
+    starts with that bar, so what cannot clear it is cut at once.
 
     :raises InputError: for a bad hand, a repeated card or a bad objective.
     """
@@ -154,63 +192,210 @@ def solve_fantasyland(
         raise InputError(f"--top must be 1 to {MAX_TOP}, got {top}")
     hand = check_fantasy_hand(cards)
     opponents = objective.opponents
-    check_opponents(hand, opponents)
-    live = [board for board in opponents if not is_foul(board)]
+    check_opponents(hand, opponents, apart=not objective.mean)
+    live = tuple(board for board in opponents if not is_foul(board))
+    # Integer arithmetic throughout: every value is scaled by the stay value's denominator,
+    # and by the number of boards when the objective is their mean.
+    boards = len(opponents) if objective.mean else 1
+    scale = objective.stay_value.denominator * boards
+    stay = objective.stay_value.numerator * boards
+    tables = _tables(hand, rules, opponents, live, objective.stay_value.denominator)
+    keys5, masks5, plain_b, plain_m = tables.keys5, tables.masks5, tables.plain_b, tables.plain_m
+    staying_b, staying_m = tables.staying_b, tables.staying_m
+    beats_b, beats_m, loses_b, loses_m = (
+        tables.beats_b,
+        tables.beats_m,
+        tables.loses_b,
+        tables.loses_m,
+    )
+    middles, starts = tables.middles, tables.starts
+    suffix_plain, suffix_stays = tables.suffix_plain, tables.suffix_stays
     n = len(hand)
-    # Integer arithmetic throughout: every value is scaled by the stay value's denominator.
-    scale = objective.stay_value.denominator
-    stay = objective.stay_value.numerator
-    weight = max(1, len(opponents))  # my royalties are paid by every opponent
-    sure_rows = len(opponents) - len(live)  # rows won against fouled boards, one per row each
-    royalties = rules.royalties
-    live_bottom = [poker_key(board[BOTTOM]) for board in live]
-    live_middle = [poker_key(board[MIDDLE]) for board in live]
-    live_top = [front_key(board[TOP]) for board in live]
-
-    rule = rules.stay_rule
-    # A row's value: its royalty (paid by every opponent), the rows it wins (against fouled
-    # boards, one each), without the stay value, which the search adds once.
-    per_royalty, per_row = scale * weight, scale
-    constant_rows = scale * sure_rows
-
-    # Five-card subsets, in one order: key, mask, value as bottom and as middle, whether it
-    # stays as bottom and as middle, outcomes against the live opponents as bottom and middle.
-    keys5 = list(map(poker_key, combinations(hand, 5)))
-    masks5 = _subset_masks(n, 5)
     index_of_mask = _index_of_mask(n)
     bits = [1 << i for i in range(n)]
+    count = len(middles)
+    # Tops by value with the stay value (the order the search breaks on), the stronger first.
+    threes = sorted(
+        (
+            (plain + stay * stays, plain, stays, key, order, mask, beat, lose)
+            for plain, stays, key, order, mask, beat, lose in tables.threes
+        ),
+        key=lambda t: (-t[0], -t[3], t[5]),
+    )
+    # A scoop is worth 3 more a live opponent; bounds count it won against every board the
+    # bottom (and then the top) beats.
+    scoop = 3 * objective.stay_value.denominator
+    bounds = [
+        plain_b[b]
+        + tables.suffix_pair[start]
+        + scoop * beats_b[b].bit_count()
+        + stay * (staying_b[b] or tables.suffix_pair_stays[start])
+        for b, start in enumerate(starts)
+    ]
+    # By bound, then the stronger bottom; masks make the order total.
+    bottoms = sorted(zip(bounds, keys5, masks5, range(len(keys5)), strict=True), reverse=True)
+
+    # Their royalties, and the scoop of every fouled board (its rows are counted in the rows').
+    sure_rows = len(opponents) - len(live)
+    constant = Fraction(
+        3 * sure_rows - sum(row_royalties(board, rules.royalties).total for board in live),
+        boards,
+    )
+    heap: list[tuple[int, int, int, int, int]] = []  # (value, -seen, bottom, middle, top)
+    seen = 0
+    leaves = 0
+    # The k-th best value once k are found; values are integers, so "above" is their floor.
+    threshold: float = float("-inf")
+    if above is not None:
+        threshold = math.floor((above - constant) * scale)
+    for bound, key_b, mask_b, b in bottoms:
+        if bound <= threshold:
+            break
+        value_b, stays_b, beat_b, lose_b = plain_b[b], staying_b[b], beats_b[b], loses_b[b]
+        start = starts[b]
+        # Skip the strongest middles under this bottom that share its cards (a few: the suffix
+        # from any place before the first that fits still bounds it).
+        stop = min(start + _SKIP, count)
+        while start < stop and middles[start][1] & mask_b:
+            start += 1
+        if start == count:
+            continue
+        bottom_part = value_b + suffix_plain[start]
+        scoop_b = scoop * beat_b.bit_count()
+        stay_below = stays_b or suffix_stays[start]
+        for t, (value_t, plain_t, stays_t, _, order_t, mask_t, beat_t, lose_t) in enumerate(threes):
+            if bottom_part + scoop_b + value_t + stay * stay_below <= threshold:
+                break
+            if mask_t & mask_b or order_t > key_b:
+                continue
+            staying = stays_b or stays_t
+            beat_bt = beat_b & beat_t
+            if (
+                bottom_part
+                + scoop * beat_bt.bit_count()
+                + plain_t
+                + stay * (staying or suffix_stays[start])
+                <= threshold
+            ):
+                continue
+            lose_bt = lose_b & lose_t
+            # The middles are the 5-card subsets of the cards left (6 of 14, 126 of 17), the
+            # strongest cards first so that among equal values the stronger middle comes first.
+            left = [one for one in reversed(bits) if not one & (mask_b | mask_t)]
+            for chosen in combinations(left, 5):
+                m = index_of_mask[sum(chosen)]
+                key_m = keys5[m]
+                if key_m > key_b or key_m < order_t:
+                    continue
+                leaves += 1
+                value = value_b + plain_t + plain_m[m] + stay * (staying or staying_m[m])
+                if beat_bt or lose_bt:
+                    value += scoop * (
+                        (beat_bt & beats_m[m]).bit_count() - (lose_bt & loses_m[m]).bit_count()
+                    )
+                if value <= threshold:
+                    continue
+                seen += 1
+                if len(heap) < top:
+                    heapq.heappush(heap, (value, -seen, b, m, t))
+                else:
+                    heapq.heapreplace(heap, (value, -seen, b, m, t))
+                if len(heap) == top:
+                    threshold = heap[0][0]
+    ranked = sorted(heap, key=lambda entry: (-entry[0], -entry[1]))
+    settings = tuple(
+        _setting(hand, masks5[b], masks5[m], threes[t][5], value, scale, constant, rules)
+        for value, _, b, m, t in ranked
+    )
+    return FantasySolution(hand, settings, leaves)
+
+
+_LAST: list[tuple[tuple[object, ...], OfcRules, _Tables]] = []
+"""The last hand's tables, with what they were built for (the rules by identity: hashing a
+royalty table costs more than the lookup saves)."""
+
+
+def _tables(
+    hand: tuple[Card, ...],
+    rules: OfcRules,
+    opponents: tuple[Setting, ...],
+    live: tuple[Setting, ...],
+    scale: int,
+) -> _Tables:
+    """The tables of the last search if it was of the same hand, rules, boards and scale, else
+    new ones."""
+    key = (hand, opponents, scale)
+    if _LAST and _LAST[0][0] == key and _LAST[0][1] is rules:
+        return _LAST[0][2]
+    tables = _new_tables(hand, rules, opponents, live, scale)
+    _LAST[:] = [(key, rules, tables)]  # holding the rules keeps their identity unique
+    return tables
+
+
+def _new_tables(
+    hand: tuple[Card, ...],
+    rules: OfcRules,
+    opponents: tuple[Setting, ...],
+    live: tuple[Setting, ...],
+    scale: int,
+) -> _Tables:
+    """The stay-independent tables of a hand, values scaled by ``scale`` (see _Tables).
+
+    A row's value is its royalty (paid by every opponent) and the rows it wins (one against
+    each fouled board, and its wins less its losses against the live ones), without the stay
+    value, which the search adds once.
+    """
+    n = len(hand)
+    weight = max(1, len(opponents))
+    per_royalty, per_row = scale * weight, scale
+    constant_rows = scale * (len(opponents) - len(live))
+    royalties, rule = rules.royalties, rules.stay_rule
+    beats = _BoardsBeaten(live)
+
+    # Five-card subsets, in one order: key, mask, value as bottom and as middle, whether it
+    # stays as bottom and as middle, the live boards it beats and loses to as each.
+    keys5 = list(map(poker_key, combinations(hand, 5)))
+    masks5 = _subset_masks(n, 5)
     back, middle = royalties.back, royalties.middle
     plain_b = [per_royalty * back[k] + constant_rows for k in keys5]
     plain_m = [per_royalty * middle[k] + constant_rows for k in keys5]
-    no_wins: tuple[int, ...] = ()
-    wins_b = [no_wins] * len(keys5)
-    wins_m = [no_wins] * len(keys5)
+    beats_b = loses_b = beats_m = loses_m = [0] * len(keys5)
     if live:
-        wins_b = [tuple(_sign(k, o) for o in live_bottom) for k in keys5]
-        wins_m = [tuple(_sign(k, o) for o in live_middle) for k in keys5]
-        plain_b = [v + per_row * sum(w) for v, w in zip(plain_b, wins_b, strict=True)]
-        plain_m = [v + per_row * sum(w) for v, w in zip(plain_m, wins_m, strict=True)]
+        beats_b, loses_b = beats.row(BOTTOM, keys5)
+        beats_m, loses_m = beats.row(MIDDLE, keys5)
+        plain_b = [
+            v + per_row * (w.bit_count() - x.bit_count())
+            for v, w, x in zip(plain_b, beats_b, loses_b, strict=True)
+        ]
+        plain_m = [
+            v + per_row * (w.bit_count() - x.bit_count())
+            for v, w, x in zip(plain_m, beats_m, loses_m, strict=True)
+        ]
     bottom_stays = _stays_by_key(rule.bottom)
     middle_stays = _stays_by_key(rule.middle)
     staying_b = [bottom_stays[k] for k in keys5]
     staying_m = [middle_stays[k] for k in keys5]
 
     order_table = front_order_table()
-    threes = []
     front_of_ranks = _front_keys_by_ranks()
-    for mask, (c1, c2, c3) in zip(_subset_masks(n, 3), combinations(hand, 3), strict=True):
-        key = front_of_ranks[(c1 >> 2) * 169 + (c2 >> 2) * 13 + (c3 >> 2)]
+    threes_masks = _subset_masks(n, 3)
+    top_keys = [
+        front_of_ranks[(c1 >> 2) * 169 + (c2 >> 2) * 13 + (c3 >> 2)]
+        for c1, c2, c3 in combinations(hand, 3)
+    ]
+    beats_t, loses_t = beats.row(TOP, top_keys) if live else ([0] * len(top_keys),) * 2
+    threes = []
+    for key, mask, beat, lose in zip(top_keys, threes_masks, beats_t, loses_t, strict=True):
         stays_t = rule.top is not None and key // _TOP_CATEGORY >= rule.top
-        wins_t = tuple(_sign(key, k) for k in live_top)
-        plain_t = per_royalty * royalties.front[key] + per_row * sum(wins_t) + constant_rows
-        threes.append(
-            (plain_t + stay * stays_t, plain_t, stays_t, key, order_table[key], mask, wins_t)
+        plain_t = (
+            per_royalty * royalties.front[key]
+            + per_row * (beat.bit_count() - lose.bit_count())
+            + constant_rows
         )
-    # Tops by value with the stay value (the order the search breaks on), the stronger first.
-    threes.sort(key=lambda t: (-t[0], -t[3], t[5]))
+        threes.append((plain_t, stays_t, key, order_table[key], mask, beat, lose))
     # The best top (without the stay value) that fits under each middle key, and whether one
     # that stays does: tops by order key, running maxima.
-    by_order = sorted((t[4], t[1], t[2]) for t in threes)
+    by_order = sorted((t[3], t[0], t[1]) for t in threes)
     order_keys = [entry[0] for entry in by_order]
     top_best: list[int] = []
     top_stays: list[bool] = []
@@ -248,78 +433,50 @@ def solve_fantasyland(
             pair_stays = pair_stays or stays or top_stays[fits]
         suffix_plain[i], suffix_stays[i] = best, stays_any
         suffix_pair[i], suffix_pair_stays[i] = best_pair, pair_stays
-
-    # A scoop is worth 3 more a live opponent; bounds count it as won.
-    scoop_bound = 3 * scale * len(live)
-    starts = [first_at[k] for k in keys5]
-    bounds = [
-        plain_b[b]
-        + suffix_pair[start]
-        + scoop_bound
-        + stay * (staying_b[b] or suffix_pair_stays[start])
-        for b, start in enumerate(starts)
-    ]
-    # By bound, then the stronger bottom; masks make the order total.
-    bottoms = sorted(zip(bounds, keys5, masks5, range(len(keys5)), strict=True), reverse=True)
-
-    heap: list[tuple[int, int, int, int, int]] = []  # (value, -seen, bottom, middle, top)
-    seen = 0
-    leaves = 0
-    threshold: float = float("-inf")  # the k-th best value once k are found
-    for bound, key_b, mask_b, b in bottoms:
-        if bound <= threshold:
-            break
-        value_b, stays_b, outcomes_b = plain_b[b], staying_b[b], wins_b[b]
-        start = starts[b]
-        # Skip the strongest middles under this bottom that share its cards (a few: the suffix
-        # from any place before the first that fits still bounds it).
-        stop = min(start + _SKIP, count)
-        while start < stop and middles[start][1] & mask_b:
-            start += 1
-        if start == count:
-            continue
-        bottom_part = value_b + suffix_plain[start] + scoop_bound
-        stay_below = stays_b or suffix_stays[start]
-        for t, (value_t, plain_t, stays_t, _, order_t, mask_t, wins_t) in enumerate(threes):
-            if bottom_part + value_t + stay * stay_below <= threshold:
-                break
-            if mask_t & mask_b or order_t > key_b:
-                continue
-            staying = stays_b or stays_t
-            if bottom_part + plain_t + stay * (staying or suffix_stays[start]) <= threshold:
-                continue
-            # The middles are the 5-card subsets of the cards left (6 of 14, 126 of 17), the
-            # strongest cards first so that among equal values the stronger middle comes first.
-            left = [one for one in reversed(bits) if not one & (mask_b | mask_t)]
-            for chosen in combinations(left, 5):
-                m = index_of_mask[sum(chosen)]
-                key_m = keys5[m]
-                if key_m > key_b or key_m < order_t:
-                    continue
-                value_m, stays_m = plain_m[m], staying_m[m]
-                leaves += 1
-                value = value_b + plain_t + value_m + stay * (staying or stays_m)
-                if scoop_bound:
-                    for row_b, row_m, row_t in zip(outcomes_b, wins_m[m], wins_t, strict=True):
-                        if row_b == row_m == row_t != 0:
-                            value += 3 * scale * row_b
-                if value <= threshold:
-                    continue
-                seen += 1
-                if len(heap) < top:
-                    heapq.heappush(heap, (value, -seen, b, m, t))
-                else:
-                    heapq.heapreplace(heap, (value, -seen, b, m, t))
-                if len(heap) == top:
-                    threshold = heap[0][0]
-    # Their royalties, and the scoop of every fouled board (its rows are counted in the rows').
-    constant = 3 * sure_rows - sum(row_royalties(board, royalties).total for board in live)
-    ranked = sorted(heap, key=lambda entry: (-entry[0], -entry[1]))
-    settings = tuple(
-        _setting(hand, masks5[b], masks5[m], threes[t][5], value, scale, constant, rules)
-        for value, _, b, m, t in ranked
+    return _Tables(
+        keys5=keys5,
+        masks5=masks5,
+        plain_b=plain_b,
+        plain_m=plain_m,
+        staying_b=staying_b,
+        staying_m=staying_m,
+        beats_b=beats_b,
+        beats_m=beats_m,
+        loses_b=loses_b,
+        loses_m=loses_m,
+        threes=threes,
+        middles=middles,
+        suffix_plain=suffix_plain,
+        suffix_stays=suffix_stays,
+        suffix_pair=suffix_pair,
+        suffix_pair_stays=suffix_pair_stays,
+        starts=[first_at[k] for k in keys5],
     )
-    return FantasySolution(hand, settings, leaves)
+
+
+class _BoardsBeaten:
+    """Which live boards a row beats and loses to, as bitmasks over the boards (bit ``j`` for
+    board ``j``): the boards sorted by that row's key, with the union of the first ``i``."""
+
+    def __init__(self, live: Sequence[Setting]) -> None:
+        self.rows: list[tuple[list[int], list[int], int]] = []
+        everyone = (1 << len(live)) - 1
+        for row in range(3):
+            keyed = sorted(
+                ((front_key(board[row]) if row == TOP else poker_key(board[row])), j)
+                for j, board in enumerate(live)
+            )
+            union = [0]
+            for _, j in keyed:
+                union.append(union[-1] | 1 << j)
+            self.rows.append(([key for key, _ in keyed], union, everyone))
+
+    def row(self, row: int, keys: Sequence[int]) -> tuple[list[int], list[int]]:
+        """For each key in ``row``: the boards it beats, and the boards it loses to."""
+        sorted_keys, union, everyone = self.rows[row]
+        beaten = [union[bisect_left(sorted_keys, key)] for key in keys]
+        losing = [everyone ^ union[bisect_right(sorted_keys, key)] for key in keys]
+        return beaten, losing
 
 
 @cache
@@ -358,7 +515,7 @@ def _setting(
     mask_t: int,
     value: int,
     scale: int,
-    constant: int,
+    constant: Fraction,
     rules: OfcRules,
 ) -> FantasySetting:
     def cards(mask: int) -> tuple[Card, ...]:  # strongest card first, as players write rows
@@ -385,6 +542,8 @@ def setting_objective(setting: Setting, rules: OfcRules, objective: Objective) -
         total: Fraction = Fraction(
             sum(score(setting, board, rules.royalties) for board in objective.opponents)
         )
+        if objective.mean:
+            total /= len(objective.opponents)
     else:
         total = Fraction(row_royalties(setting, rules.royalties).total)
     if rules.stays(setting):

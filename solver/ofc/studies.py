@@ -1,73 +1,93 @@
 """The value of fantasyland, as a fixed point, over random hands.
 
-Being in fantasyland with ``n`` cards is worth ``V_n``: the mean of the royalties of the best
-setting plus the share that stays times the value of staying.  Staying deals 14 cards, so the
-value of staying is ``V_14`` itself, and every hand is set knowing it (the stay value of the
-search is ``V_14``):
+Being in fantasyland with ``n`` cards is worth ``V_n``: the mean over hands of the best
+objective, royalties plus ``V_14`` when the setting stays (staying deals 14 cards, so the value
+of staying is ``V_14`` itself):
 
-    V_14 = mean(R_14) + share_14 x V_14,   so  V_14 = mean(R_14) / (1 - share_14)
-    V_n  = mean(R_n) + share_n x V_14      for n = 15, 16, 17
+    V_14 = mean(max(A, B + V_14))        V_n = mean(max(A, B + V_14))  for n = 15, 16, 17
 
-where ``R`` and the share are those of the settings chosen for the stay value ``V_14``.  The
-fixed point is found by policy iteration on the same hands: set them for a stay value, take the
-value those settings give as the next stay value, until the settings stop changing the value.
-Standard errors: ``V_14`` by the delta method on the ratio, ``V_n`` adding the spread of its own
-hands to ``share_n`` times the error of ``V_14``.  The opponents' side (scores against them) is
-not modelled: a fantasyland hand is valued by what it earns from any opponent who does not foul.
+where, for each hand, ``A`` is the best royalties of any setting and ``B`` the best royalties of
+a setting that stays (no ``B``: the hand cannot stay).  Both are proven best by the search of
+:mod:`handsolver.solver.ofc.fantasyland`, and the best objective for a stay value ``v`` is
+``max(A, B + v)``: the choice changes once, where ``v = A - B``.  So every hand is solved once
+(twice when its best setting does not stay), whatever the stay value, and the fixed point is
+arithmetic: ``V = mean(max(A, B + V))`` is convex and piecewise linear in ``V`` with slope the
+share that stays, below 1, and policy iteration (:func:`fixed_point`) reaches it exactly in a
+few rounds.  At the fixed point a hand indifferent between staying and not is counted as
+staying.
+
+Standard errors: ``V_14`` by the delta method (``V`` solves ``mean(max(A, B + V) - V) = 0``, whose
+slope is ``share - 1``), ``V_n`` adding the spread of its own hands to ``share_n`` times the
+error of ``V_14``.  The opponents' side (scores against them) is not modelled: a fantasyland
+hand is valued by what it earns from any opponent who does not foul.
 
 Normal hands (13 cards over five streets) are dealt and played by the policy of
-:mod:`handsolver.solver.ofc.play`, to measure how often they foul and how often they earn
-fantasyland, and of which size.
+:mod:`handsolver.solver.ofc.play`, valuing fantasyland at ``V_14`` (to 1/100 of a point), to
+measure how often they foul and how often they earn fantasyland, and of which size.
 
-Each hand is dealt from its own seed (``seed``, size, index), so the answer is the same with
-any number of workers.
+Hands go in blocks of :data:`BLOCK`, each dealt from its own seed (``seed``, size, index), so the
+answer is the same with any number of workers and a block saved by an earlier run
+(:mod:`handsolver.solver.ofc.study_run`) is the block this run would compute.
+
+>>> value, rounds = fixed_point([HandValues(10, None), HandValues(4, 0), HandValues(20, 20)])
+>>> value, [str(v) for v in rounds]
+(Fraction(30, 1), ['17', '30', '30'])
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
+from handsolver.models.cards import Card, InputError
 from handsolver.models.ofc import REFANTASY_CARDS, OfcRules
+from handsolver.models.poker import FULL_HOUSE
 
 SIZES = (14, 15, 16, 17)
-MAX_ROUNDS = 8
+BLOCK = 50
+"""Hands a job: one block is one line of a checkpoint."""
 
 
-@dataclass(frozen=True)
-class FantasyJob:
-    """One fantasyland hand to set for a stay value."""
+class HandValues(NamedTuple):
+    """One fantasyland hand: the best royalties of any setting, and of one that stays."""
 
-    size: int
-    index: int
-    seed: int
-    stay_value: Fraction
-    rules: OfcRules
+    best: int
+    staying: int | None
+    """None: no legal setting stays."""
 
 
-@dataclass(frozen=True)
-class FantasyResult:
-    size: int
-    royalties: int
-    stays: bool
+class NormalValues(NamedTuple):
+    """One normal hand played by the policy."""
 
-
-@dataclass(frozen=True)
-class NormalJob:
-    index: int
-    seed: int
-    fantasy_value: Fraction
-    rules: OfcRules
-
-
-@dataclass(frozen=True)
-class NormalResult:
     royalties: int
     fouled: bool
     fantasy_cards: int | None
+
+
+@dataclass(frozen=True)
+class FantasyBlock:
+    """Hands ``first`` to ``first + count - 1`` of fantasyland size ``size``."""
+
+    size: int
+    first: int
+    count: int
+    seed: int
+    rules: OfcRules
+
+
+@dataclass(frozen=True)
+class NormalBlock:
+    """Normal hands ``first`` to ``first + count - 1``, fantasyland worth ``fantasy_value``."""
+
+    first: int
+    count: int
+    seed: int
+    fantasy_value: Fraction
+    rules: OfcRules
 
 
 def dealt_cards(seed: int, kind: str, size: int, index: int) -> list[int]:
@@ -75,28 +95,131 @@ def dealt_cards(seed: int, kind: str, size: int, index: int) -> list[int]:
     return random.Random(f"ofc-{kind}-{seed}-{size}-{index}").sample(range(52), size)
 
 
-def set_fantasy_hand(job: FantasyJob) -> FantasyResult:
-    """The best setting of one random fantasyland hand, for the job's stay value."""
+def hand_values(cards: Sequence[Card], rules: OfcRules) -> HandValues:
+    """The best royalties of any setting of a fantasyland hand, and of a setting that stays.
+
+    The second is a search with a stay value larger than any difference of royalties, keeping
+    only settings above every royalty total (so only staying ones); it is skipped when the best
+    setting stays, and when the hand has neither three cards of a rank nor a straight flush
+    (every row that stays needs one).
+    """
     from handsolver.solver.ofc.fantasyland import Objective, solve_fantasyland
 
-    hand = dealt_cards(job.seed, "fantasy", job.size, job.index)
-    best = solve_fantasyland(hand, job.rules, Objective(job.stay_value)).settings[0]
-    return FantasyResult(job.size, best.royalties.total, best.stays)
+    best = solve_fantasyland(cards, rules).settings[0]
+    if best.stays:
+        return HandValues(best.royalties.total, best.royalties.total)
+    if not _may_stay(cards, rules):
+        return HandValues(best.royalties.total, None)
+    low, high = _royalty_range(rules)
+    huge = Fraction(high - low + 1)
+    staying = solve_fantasyland(cards, rules, Objective(huge), above=huge + low - 1).settings
+    return HandValues(best.royalties.total, staying[0].royalties.total if staying else None)
 
 
-def play_normal_hand(job: NormalJob) -> NormalResult:
-    """One normal hand dealt street by street and played by the policy."""
+def _royalty_range(rules: OfcRules) -> tuple[int, int]:
+    """The least and the most royalties a board can total under the rules' table."""
+    tables = (rules.royalties.back, rules.royalties.middle, rules.royalties.front)
+    return sum(map(min, tables)), sum(map(max, tables))
+
+
+def _may_stay(cards: Sequence[Card], rules: OfcRules) -> bool:
+    """False only when no setting can stay: every staying row needs three cards of a rank (trips
+    on top, a full house or four of a kind) or a straight flush, and the hand has neither."""
+    rule = rules.stay_rule
+    if any(least is not None and least < FULL_HOUSE for least in (rule.middle, rule.bottom)):
+        return True
+    ranks = [0] * 13
+    for card in cards:
+        ranks[card >> 2] += 1
+    if max(ranks) >= 3:
+        return True
+    held = set(cards)
+    # A straight flush: five ranks in a row of one suit (the ace also below the deuce).
+    return any(
+        all(((low + step) % 13 * 4 + suit) in held for step in range(5))
+        for suit in range(4)
+        for low in range(-1, 9)
+    )
+
+
+def set_fantasy_block(block: FantasyBlock) -> list[HandValues]:
+    """The values of one block of random fantasyland hands."""
+    return [
+        hand_values(dealt_cards(block.seed, "fantasy", block.size, index), block.rules)
+        for index in range(block.first, block.first + block.count)
+    ]
+
+
+def play_normal_block(block: NormalBlock) -> list[NormalValues]:
+    """One block of normal hands dealt street by street and played by the policy."""
     from handsolver.models.ofc import is_foul, row_royalties
     from handsolver.solver.ofc.play import Scorer, played_out
 
-    deck = dealt_cards(job.seed, "normal", 52, job.index)
-    scorer = Scorer(job.rules, job.fantasy_value)
-    board = played_out(((), (), ()), deck, scorer)
-    return NormalResult(
-        row_royalties(board, job.rules.royalties).total,
-        is_foul(board),
-        job.rules.fantasy_cards(board),
-    )
+    scorer = Scorer(block.rules, block.fantasy_value)
+    played = []
+    for index in range(block.first, block.first + block.count):
+        deck = dealt_cards(block.seed, "normal", 52, index)
+        board = played_out(((), (), ()), deck, scorer)
+        played.append(
+            NormalValues(
+                row_royalties(board, block.rules.royalties).total,
+                is_foul(board),
+                block.rules.fantasy_cards(board),
+            )
+        )
+    return played
+
+
+def blocks(count: int) -> list[tuple[int, int]]:
+    """(first, count) of each block of ``count`` hands.
+
+    >>> blocks(120)
+    [(0, 50), (50, 50), (100, 20)]
+    """
+    return [(first, min(BLOCK, count - first)) for first in range(0, count, BLOCK)]
+
+
+def fixed_point(hands: Sequence[HandValues]) -> tuple[Fraction, tuple[Fraction, ...]]:
+    """The value ``V`` with ``V = mean(max(best, staying + V))``, exactly, and the value of each
+    round of policy iteration from a stay value of 0 (the last two are ``V``).
+
+    Each round takes the hands that stay at the current value (ties stay) and solves the
+    straight line they give: ``V = (their staying + the others' best) / (hands that do not
+    stay)``.  The line is a tangent of a convex function, so from the first round on the
+    values climb to the fixed point and stop on it.
+
+    :raises InputError: every hand stays at some round's value (then the value has no bound).
+    """
+    value = Fraction(0)
+    rounds: list[Fraction] = []
+    while True:
+        total, leaving = 0, 0
+        for hand in hands:
+            if stays(hand, value):
+                total += hand.staying  # type: ignore[operator]
+            else:
+                total += hand.best
+                leaving += 1
+        if leaving == 0:
+            raise InputError(
+                f"every hand sampled stays in fantasyland for a stay value of {float(value):.2f}, "
+                "so staying has no bounded value: sample more hands"
+            )
+        following = Fraction(total, leaving)
+        rounds.append(following)
+        if len(rounds) > 1 and following == value:
+            return following, tuple(rounds)
+        value = following
+
+
+def stays(hand: HandValues, value: Fraction) -> bool:
+    """Whether the hand's best setting for the stay value ``value`` stays (ties stay)."""
+    return hand.staying is not None and hand.staying + value >= hand.best
+
+
+def objective(hand: HandValues, value: Fraction) -> Fraction:
+    """The hand's best objective for the stay value ``value``: ``max(best, staying + value)``."""
+    return hand.staying + value if stays(hand, value) else Fraction(hand.best)  # type: ignore[operator]
 
 
 @dataclass(frozen=True)
@@ -129,17 +252,17 @@ class NormalSummary:
 @dataclass(frozen=True)
 class FantasyStudy:
     sizes: tuple[SizeValue, ...]
-    rounds: tuple[float, ...]
+    value: Fraction
+    """The fixed point ``V_14``, exactly (for the hands sampled)."""
+    rounds: tuple[Fraction, ...]
     """The stay value of each round of the policy iteration, the last the fixed point."""
     royalties: dict[int, tuple[int, ...]]
-    """Each size's royalties hand by hand (for pictures)."""
+    """Each size's royalties hand by hand, at the fixed point (for pictures)."""
     normal: NormalSummary | None
 
 
-Runner = Callable[[Callable[..., object], Iterable[object], int], Iterator[object]]
-
-
-def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
+    """The sample mean and its standard error (nan for fewer than 2 values)."""
     count = len(values)
     mean = sum(values) / count
     if count < 2:
@@ -148,91 +271,56 @@ def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(variance / count)
 
 
-def fantasy_study(
-    hands: int,
-    seed: int,
-    rules: OfcRules,
-    run: Runner,
-    normal_hands: int = 0,
-    size_hands: int | None = None,
-) -> FantasyStudy:
-    """The value of fantasyland of each size, as a fixed point, over ``hands`` random hands a
-    size (see the module).  ``run(function, jobs, count)`` maps ``function`` over ``jobs`` in
-    order (the command passes :func:`handsolver.solver.batch.run_batch` with progress).
-    ``size_hands`` hands of 15 to 17 cards (default ``hands``)."""
-    rounds: list[float] = []
-
-    def set_all(count: int, stay: Fraction) -> tuple[list[FantasyResult], Fraction]:
-        """The first ``count`` 14-card hands set for ``stay``, and the value they give."""
-        jobs = [FantasyJob(REFANTASY_CARDS, i, seed, stay, rules) for i in range(count)]
-        found = [r for r in run(set_fantasy_hand, jobs, count) if isinstance(r, FantasyResult)]
-        share = Fraction(sum(r.stays for r in found), count)
-        mean = Fraction(sum(r.royalties for r in found), count)
-        following = mean / (1 - share) if share < 1 else mean
-        # The stay value rounded to 1/100 of a point keeps the search's integers small.
-        following = Fraction(round(following * 100), 100)
-        rounds.append(float(following))
-        return found, following
-
-    # Policy iteration, first on a quarter of the hands (at least 200) to come near the fixed
-    # point cheaply, then on all of them until the value stops moving.
-    stay = Fraction(0)
-    base: list[FantasyResult] = []
-    first = min(hands, max(200, hands // 4))
-    for count in dict.fromkeys((first, hands)):
-        for _ in range(MAX_ROUNDS):
-            base, following = set_all(count, stay)
-            if following == stay:
-                break
-            stay = following
-    value = float(stay)
-    royalties14 = [float(r.royalties) for r in base]
-    stays14 = [float(r.stays) for r in base]
-    share14, share14_error = _mean_and_error(stays14)
-    # Delta method: V solves mean(R - V (1 - s)) = 0.
-    residuals = [r - value * (1 - s) for r, s in zip(royalties14, stays14, strict=True)]
-    _, residual_error = _mean_and_error(residuals)
-    value_error = residual_error / (1 - share14) if share14 < 1 else math.nan
-    mean14, mean14_error = _mean_and_error(royalties14)
-    sizes = [SizeValue(14, hands, mean14, mean14_error, share14, share14_error, value, value_error)]
-    by_size = {14: tuple(r.royalties for r in base)}
-    others = hands if size_hands is None else size_hands
-    for size in SIZES[1:] if others else ():
-        jobs = [FantasyJob(size, i, seed, stay, rules) for i in range(others)]
-        results = [
-            r for r in run(set_fantasy_hand, jobs, len(jobs)) if isinstance(r, FantasyResult)
+def size_values(by_size: Mapping[int, Sequence[HandValues]]) -> FantasyStudy:
+    """Each size's royalties, share staying and value at the fixed point of the 14-card hands
+    (``by_size[14]``), with standard errors; no normal hands."""
+    value, rounds = fixed_point(by_size[REFANTASY_CARDS])
+    exact = value
+    v = float(value)
+    value_error = math.nan
+    sizes: list[SizeValue] = []
+    royalties_by_size: dict[int, tuple[int, ...]] = {}
+    for size in sorted(by_size):  # 14 first: the others' errors need its error
+        hands = by_size[size]
+        chosen = [stays(hand, exact) for hand in hands]
+        royalties = [
+            hand.staying if stay and hand.staying is not None else hand.best
+            for hand, stay in zip(hands, chosen, strict=True)
         ]
-        royalties = [float(r.royalties) for r in results]
-        stays = [float(r.stays) for r in results]
-        totals = [r + value * s for r, s in zip(royalties, stays, strict=True)]
-        mean, mean_error = _mean_and_error(royalties)
-        share, share_error = _mean_and_error(stays)
-        size_value, size_error = _mean_and_error(totals)
-        size_error = math.sqrt(size_error**2 + (share * value_error) ** 2)
+        mean, mean_error = mean_and_error([float(r) for r in royalties])
+        share, share_error = mean_and_error([float(stay) for stay in chosen])
+        totals = [r + v * stay for r, stay in zip(royalties, chosen, strict=True)]
+        if size == REFANTASY_CARDS:
+            # Delta method: V solves mean(objective - V) = 0, whose slope in V is share - 1.
+            _, residual_error = mean_and_error([total - v for total in totals])
+            value_error = residual_error / (1 - share)
+            size_value, size_error = v, value_error
+        else:
+            size_value, own_error = mean_and_error(totals)
+            size_error = math.sqrt(own_error**2 + (share * value_error) ** 2)
         sizes.append(
-            SizeValue(size, others, mean, mean_error, share, share_error, size_value, size_error)
+            SizeValue(
+                size, len(hands), mean, mean_error, share, share_error, size_value, size_error
+            )
         )
-        by_size[size] = tuple(r.royalties for r in results)
-    normal = None
-    if normal_hands:
-        values = {item.size: item.value for item in sizes}
-        jobs_n = [NormalJob(i, seed, stay, rules) for i in range(normal_hands)]
-        played = [
-            r for r in run(play_normal_hand, jobs_n, normal_hands) if isinstance(r, NormalResult)
-        ]
-        royalties_n = [float(r.royalties) for r in played]
-        mean_n, error_n = _mean_and_error(royalties_n)
-        worth = [values[r.fantasy_cards] if r.fantasy_cards else 0.0 for r in played]
-        worth_mean, worth_error = _mean_and_error(worth)
-        normal = NormalSummary(
-            hands=normal_hands,
-            royalties=mean_n,
-            royalties_stderr=error_n,
-            share_fouled=sum(r.fouled for r in played) / normal_hands,
-            share_fantasy={
-                size: sum(r.fantasy_cards == size for r in played) / normal_hands for size in SIZES
-            },
-            fantasy_value=worth_mean,
-            fantasy_value_stderr=worth_error,
-        )
-    return FantasyStudy(tuple(sizes), tuple(rounds), by_size, normal)
+        royalties_by_size[size] = tuple(royalties)
+    return FantasyStudy(tuple(sizes), exact, rounds, royalties_by_size, None)
+
+
+def normal_summary(played: Sequence[NormalValues], values: dict[int, float]) -> NormalSummary:
+    """The normal hands' royalties, fouls and fantasyland earned, worth ``values[cards]``."""
+    count = len(played)
+    mean, error = mean_and_error([float(hand.royalties) for hand in played])
+    worth = [values[hand.fantasy_cards] if hand.fantasy_cards else 0.0 for hand in played]
+    worth_mean, worth_error = mean_and_error(worth)
+    return NormalSummary(
+        hands=count,
+        royalties=mean,
+        royalties_stderr=error,
+        share_fouled=sum(hand.fouled for hand in played) / count,
+        share_fantasy={
+            size: sum(hand.fantasy_cards == size for hand in played) / count for size in SIZES
+        },
+        fantasy_value=worth_mean,
+        fantasy_value_stderr=worth_error,
+    )

@@ -21,22 +21,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from handsolver.solver.saved_files import cache_dir
+from handsolver.solver.saved_files import cache_dir, program_version
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     Arrays = Mapping[str, NDArray[Any]]
-
-
-def program_version() -> str:
-    """The installed handsolver version (part of every cache key)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("handsolver")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def stable(value: Any) -> Any:

@@ -47,7 +47,8 @@ Progress = Callable[[Iterable[Any], int, int], Iterable[Any]]
 
 def game_key(way: HouseWay, rules: Rules, deck: Deck, chunks: int) -> dict[str, Any]:
     """What a checkpoint must match: the game, the chunking and the program's version."""
-    from handsolver.solver.paigow.cache import program_version, stable
+    from handsolver.solver.paigow.cache import stable
+    from handsolver.solver.saved_files import program_version
 
     return {
         "game": "paigow",

@@ -398,36 +398,3 @@ def test_actions_are_every_legal_placement() -> None:
 def test_bad_positions(board: str, dealt: str, message: str) -> None:
     with pytest.raises(InputError, match=message):
         Position(engine_board(board), parse_cards(dealt), (engine_board(OPPONENTS[0]),))
-
-
-# --- the study ---------------------------------------------------------------------------------
-
-
-def test_the_study_is_a_fixed_point_and_the_same_with_two_workers() -> None:
-    from handsolver.solver.ofc.studies import FantasyJob, set_fantasy_hand
-
-    result = runner.invoke(app, ["ofc", "study", "--hands", "12", "--json"])
-    assert result.exit_code == 0, result.output
-    answer = json.loads(result.output)
-    again = runner.invoke(app, ["ofc", "study", "--hands", "12", "--json", "--workers", "2"])
-    assert json.loads(again.output) == answer
-    stay = Fraction(answer["stay_value_rounds"][-1]).limit_denominator(100)
-    # Set again for the last stay value: their value is the stay value (to the rounding).
-    hands = [set_fantasy_hand(FantasyJob(14, i, 0, stay, OfcRules())) for i in range(12)]
-    share = Fraction(sum(h.stays for h in hands), 12)
-    value = Fraction(sum(h.royalties for h in hands), 12) / (1 - share)
-    assert abs(value - stay) <= Fraction(1, 100)
-    first = answer["sizes"][0]
-    assert first["cards"] == 14 and abs(first["value"] - float(stay)) < 1e-9
-    assert first["share_staying"] == pytest.approx(float(share), abs=1e-6)
-    for later in answer["sizes"][1:]:
-        expected = later["mean_royalties"] + later["share_staying"] * float(stay)
-        assert abs(later["value"] - expected) < 1e-4  # JSON rounds to 6 places
-
-
-def test_normal_hands_are_played_to_complete_boards() -> None:
-    from handsolver.solver.ofc.studies import NormalJob, play_normal_hand
-
-    for index in range(5):
-        played = play_normal_hand(NormalJob(index, 0, Fraction(10), OfcRules()))
-        assert played.royalties >= 0 and (played.fantasy_cards is None or not played.fouled)

@@ -106,12 +106,12 @@ def _royal() -> tuple[int, ...]:
 @pytest.mark.parametrize(
     ("way", "rules", "ranks"),
     [
-        (TRUMP_PLAZA, FIVE_RULES[0], (9, 10, 11, 12)),
-        (FOXWOODS, FIVE_RULES[0], (8, 10, 11, 12)),
         (DEALER_GUIDE, FIVE_RULES[1], (0, 1, 2, 3)),
-        (FOXWOODS, FIVE_RULES[1], (0, 1, 2, 12)),
-        (TRUMP_PLAZA, FIVE_RULES[1], (5, 6, 7, 8)),
-        (FOXWOODS, FIVE_RULES[0], (3, 4, 5, 6)),
+        pytest.param(TRUMP_PLAZA, FIVE_RULES[0], (9, 10, 11, 12), marks=pytest.mark.slow),
+        pytest.param(FOXWOODS, FIVE_RULES[0], (8, 10, 11, 12), marks=pytest.mark.slow),
+        pytest.param(FOXWOODS, FIVE_RULES[1], (0, 1, 2, 12), marks=pytest.mark.slow),
+        pytest.param(TRUMP_PLAZA, FIVE_RULES[1], (5, 6, 7, 8), marks=pytest.mark.slow),
+        pytest.param(FOXWOODS, FIVE_RULES[0], (3, 4, 5, 6), marks=pytest.mark.slow),
     ],
     ids=lambda v: getattr(v, "name", None) or str(v),
 )
@@ -128,6 +128,7 @@ def test_whole_game_equals_brute_force_on_reduced_decks(
     assert result.best.ev >= result.house_way.ev
 
 
+@pytest.mark.slow
 def test_per_hand_counts_on_a_five_rank_deck() -> None:
     """Five ranks give five-card flushes: each hand of some classes against every dealer hand."""
     deck = Deck((7, 8, 9, 10, 12))

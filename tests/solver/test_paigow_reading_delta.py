@@ -44,10 +44,14 @@ def difference(old: HouseWay, new: HouseWay, deck: Deck) -> tuple[int, int, int]
 @pytest.mark.parametrize(
     ("ranks", "change"),
     [
-        ((7, 8, 9, 10, 11, 12), {"pair_ace_low": None}),
-        ((7, 8, 9, 10, 11, 12), {"pair_straight_by_cards": True}),
         ((0, 1, 2, 3, 11, 12), {"split_three_aces": False}),
-        ((0, 1, 2, 3, 11, 12), {"full_house_keep": frozenset({"2", "3"})}),
+        pytest.param((7, 8, 9, 10, 11, 12), {"pair_ace_low": None}, marks=pytest.mark.slow),
+        pytest.param(
+            (7, 8, 9, 10, 11, 12), {"pair_straight_by_cards": True}, marks=pytest.mark.slow
+        ),
+        pytest.param(
+            (0, 1, 2, 3, 11, 12), {"full_house_keep": frozenset({"2", "3"})}, marks=pytest.mark.slow
+        ),
     ],
     ids=lambda v: str(v),
 )
@@ -64,10 +68,15 @@ def test_house_way_fields(script: ModuleType, ranks: tuple[int, ...], change: di
     [
         ((9, 10, 11, 12), "quads J-A with trips: split the quads"),
         ((5, 6, 7, 8), "two pair: the joker is no ace single"),
-        ((7, 8, 9, 10, 11, 12), "straight or flush with equal low hands: the weaker high hand"),
-        ((7, 8, 9, 10, 11, 12), "three aces made with the joker: no straight or flush"),
-        ((7, 8, 9, 10, 11, 12), "a straight flush first, then the highest low hand"),
-        ((7, 8, 9, 10, 11, 12), "two pair with a straight flush: the straight flush"),
+        *(
+            pytest.param((7, 8, 9, 10, 11, 12), name, marks=pytest.mark.slow)
+            for name in (
+                "straight or flush with equal low hands: the weaker high hand",
+                "three aces made with the joker: no straight or flush",
+                "a straight flush first, then the highest low hand",
+                "two pair with a straight flush: the straight flush",
+            )
+        ),
     ],
 )
 def test_readings_patched_in(

@@ -19,7 +19,7 @@ from handsolver.solver.commands.ofc.options import (
     points_value,
     rows_json,
 )
-from handsolver.solver.commands.options import JsonOption
+from handsolver.solver.commands.options import JsonOption, SeedOption
 from handsolver.solver.commands.output import print_json
 from handsolver.solver.commands.table import Column, print_table
 
@@ -61,6 +61,19 @@ def fantasyland(
             show_default=False,
         ),
     ] = None,
+    sample_opponents: Annotated[
+        int | None,
+        typer.Option(
+            "--sample-opponents",
+            metavar="N",
+            min=1,
+            max=10_000,
+            help="Deal N opponent boards from the cards not in HAND (by --seed), each played by "
+            "the policy of 'ofc play': the objective adds the mean score against them.",
+            show_default=False,
+        ),
+    ] = None,
+    seed: SeedOption = 0,
     top: Annotated[
         int, typer.Option("--top", min=1, max=1000, help="Settings listed, 1 to 1,000.")
     ] = 5,
@@ -70,12 +83,15 @@ def fantasyland(
 ) -> None:
     """The best ways to set a fantasyland hand: 13 of HAND set top 3, middle 5, bottom 5, the
     rest discarded, ranked by royalties plus --stay-value when the setting stays in
-    fantasyland (plus the points against --vs boards), proven best.
+    fantasyland (plus the points against --vs boards, or the mean against sampled boards),
+    proven best.
 
     \b
     Examples:
       handsolver ofc fantasyland "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c"
       handsolver ofc fantasyland "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c" --stay-value 12.5
+      handsolver ofc fantasyland "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c" \\
+          --sample-opponents 200 --seed 1
     """
     from handsolver.models.cards import InputError, parse_deal
     from handsolver.models.ofc import board_of_text
@@ -90,7 +106,23 @@ def fantasyland(
         rules = ofc_rules(royalties, stay_rule)
         value = points_value(stay_value, "--stay-value")
         boards = tuple(board_of_text(board) for board in vs or [])
-        objective = Objective(value, boards)
+        if sample_opponents is not None:
+            from handsolver.solver.commands.progress import progress
+            from handsolver.solver.ofc.opponents import sampled_boards
+
+            if boards:
+                raise InputError("--vs and --sample-opponents: give one or the other")
+            sampled = sampled_boards(
+                hand,
+                sample_opponents,
+                seed,
+                rules,
+                value,
+                watch=lambda numbers, count: progress(numbers, count, "opponent boards"),
+            )
+            objective = Objective(value, sampled, mean=True)
+        else:
+            objective = Objective(value, boards)
         answer = solve_fantasyland(hand, rules, objective, top=top)
     payload: dict[str, Any] = {
         "cards": notation.card_strings(hand),
@@ -99,6 +131,9 @@ def fantasyland(
             "stay": stay_rule,
             "stay_value": str(value),
             "against": [rows_json(board, notation) for board in boards],
+            "sampled_opponents": None
+            if sample_opponents is None
+            else {"boards": sample_opponents, "seed": seed},
         },
         "settings": [_setting_json(entry, notation) for entry in answer.settings],
         "proven": answer.proven,
@@ -111,6 +146,11 @@ def fantasyland(
         f"{notation.format_cards(b[0])}"
         for b in boards
     )
+    if sample_opponents is not None:
+        against = (
+            f"\nagainst: {sample_opponents:,} opponent boards dealt from the other cards (seed "
+            f"{seed}) and played by the policy; the objective adds the mean score against them"
+        )
     typer.echo(
         f"cards: {notation.format_cards(hand)} ({len(hand)})   stay value: {value}   "
         f"stay rule: {stay_rule}{against}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -68,36 +69,66 @@ def study(
     ] = "progressive",
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--checkpoint",
+            metavar="FILE",
+            help="Save finished blocks of hands here (default: in the user's cache directory).",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue from the checkpoint of an earlier run.")
+    ] = False,
     json_output: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:
     """The value of being in fantasyland with 14 to 17 cards, as a fixed point: the mean
     royalties of the best settings plus the share that stays times the value of staying (14
     cards), each hand set knowing that value.  With --normal-hands, normal hands played by the
-    policy: fouls, royalties and the fantasyland they earn.
+    policy: fouls, royalties and the fantasyland they earn.  Minutes of work for many hands: a
+    progress bar, checkpoints (--resume continues), --workers or --scheduler.
 
     Example: handsolver ofc study --hands 2000 --normal-hands 1000 --workers 2
     """
-    from handsolver.solver.batch import run_batch
-    from handsolver.solver.ofc.studies import fantasy_study
+    from handsolver.models.cards import InputError
+    from handsolver.solver.ofc.study_run import default_checkpoint, run_study, study_key
 
-    def run(function: Any, jobs: Any, count: int) -> Any:
-        return progress(
-            run_batch(function, jobs, workers=workers, scheduler=scheduler), count, "ofc study"
-        )
-
+    others = hands if size_hands is None else size_hands
     with user_errors():
         rules = ofc_rules(royalties, stay_rule, fantasy)
-        result = fantasy_study(
-            hands, seed, rules, run, normal_hands=normal_hands, size_hands=size_hands
-        )
+        key = study_key(seed, rules, hands, others, normal_hands)
+        path = checkpoint if checkpoint is not None else default_checkpoint(key)
+        if resume and (path is None or not path.exists()):
+            raise InputError("--resume: no checkpoint of this study to resume from")
+        try:
+            result = run_study(
+                hands,
+                seed,
+                rules,
+                size_hands=others,
+                normal_hands=normal_hands,
+                workers=workers,
+                scheduler=scheduler,
+                checkpoint=path,
+                resume=resume,
+                checkpoint_required=checkpoint is not None,
+                progress=lambda items, total, done, what: progress(
+                    items, total, f"ofc study: {what}", done=done
+                ),
+            )
+        except KeyboardInterrupt:
+            from handsolver.solver.commands.errors import Interrupted
+
+            hint = " (resume with --resume)" if path is not None else ""
+            raise Interrupted(f"interrupted{hint}") from None
     if plot is not None:
         from handsolver.solver.commands.ofc.plots import fantasy_figure
         from handsolver.solver.commands.plots.figures import save
 
         title = (
             f"Fantasyland: {hands:,} random hands of 14 cards, stay rule {stay_rule}, seed {seed}; "
-            f"value of staying {result.rounds[-1]:.2f} points"
+            f"value of staying {float(result.value):.2f} points"
         )
         values = {item.size: (item.value, item.value_stderr) for item in result.sizes}
         with user_errors():
@@ -105,10 +136,11 @@ def study(
     normal = result.normal
     payload: dict[str, Any] = {
         "hands": hands,
-        "size_hands": hands if size_hands is None else size_hands,
+        "size_hands": others,
         "seed": seed,
         "rules": {"stay": stay_rule, "fantasy": fantasy, "royalties": str(royalties or "common")},
-        "stay_value_rounds": list(result.rounds),
+        "stay_value": str(result.value),
+        "stay_value_rounds": [float(value) for value in result.rounds],
         "sizes": [
             {
                 "cards": item.size,
@@ -135,8 +167,7 @@ def study(
     if json_output:
         print_json(payload)
         return
-    rounds = ", ".join(f"{value:.2f}" for value in result.rounds)
-    others = hands if size_hands is None else size_hands
+    rounds = ", ".join(f"{float(value):.2f}" for value in result.rounds)
     typer.echo(
         f"{hands:,} random fantasyland hands of 14 cards, {others:,} of 15, 16 and 17 (seed "
         f"{seed}), stay rule {stay_rule}; "

@@ -1,0 +1,296 @@
+"""Running the fantasyland study: blocks of hands through the one batch runner, with a checkpoint
+to resume.
+
+First every block of fantasyland hands (14 cards, then 15, 16 and 17), whose values do not
+depend on the stay value; then the fixed point (:mod:`handsolver.solver.ofc.studies`); then the
+normal hands, played valuing fantasyland at the fixed point rounded to 1/100 of a point.
+
+A checkpoint is a file of JSON lines: first the study it belongs to (seed, rules, hand counts,
+block size and the handsolver version), then one line a finished block.  Nothing read back is
+trusted (:mod:`handsolver.solver.saved_files`): a line carries a checksum of its content under
+the study's key, its block must be one of the study's with as many values as hands, and each
+value must be what a hand can give (a staying best at most the best; a fouled board earning
+nothing).  A line that fails, or a block saved twice differently, is computed again; a
+checkpoint of another study is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from handsolver.models.cards import InputError
+from handsolver.models.ofc import OfcRules
+from handsolver.solver.batch import run_batch
+from handsolver.solver.ofc.studies import (
+    BLOCK,
+    SIZES,
+    FantasyBlock,
+    FantasyStudy,
+    HandValues,
+    NormalBlock,
+    NormalValues,
+    blocks,
+    normal_summary,
+    play_normal_block,
+    set_fantasy_block,
+    size_values,
+)
+from handsolver.solver.saved_files import (
+    LineWriter,
+    cache_dir,
+    checksum,
+    program_version,
+    read_bounded,
+)
+
+MAX_LINE_BYTES = 64 * BLOCK
+"""More than any block's line takes (a value is at most about 20 characters)."""
+NORMAL = "normal"
+Progress = Callable[[Iterable[Any], int, int, str], Iterable[Any]]
+"""(results, blocks in the phase, blocks already done, what is counted)."""
+BlockKey = tuple[str, int, str]
+"""(part: a size or ``normal``, first hand, the fantasy value the normal hands are played for)."""
+
+
+def study_key(
+    seed: int, rules: OfcRules, hands: int, size_hands: int, normal_hands: int
+) -> dict[str, Any]:
+    """What a checkpoint must match: the study, its rules and counts, the program's version."""
+    tables = json.dumps([rules.royalties.back, rules.royalties.middle, rules.royalties.front])
+    return {
+        "study": "ofc fantasyland",
+        "version": program_version(),
+        "seed": seed,
+        "stay": rules.stay,
+        "fantasy": rules.fantasy,
+        "royalties": hashlib.sha256(tables.encode()).hexdigest()[:32],
+        "hands": [hands, size_hands, normal_hands],
+        "block": BLOCK,
+    }
+
+
+def run_study(
+    hands: int,
+    seed: int,
+    rules: OfcRules,
+    *,
+    size_hands: int = 0,
+    normal_hands: int = 0,
+    workers: int = 1,
+    scheduler: str | None = None,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+    checkpoint_required: bool = True,
+    progress: Progress | None = None,
+) -> FantasyStudy:
+    """The study of ``hands`` 14-card hands, ``size_hands`` of 15, 16 and 17 cards each and
+    ``normal_hands`` normal hands, spread over ``workers`` processes or a Dask ``scheduler``.
+
+    With ``checkpoint`` every finished block is saved there; ``resume`` reads it first and
+    computes only the blocks it lacks (without ``resume`` the file is started afresh).
+
+    :raises InputError: normal hands without hands of 15 to 17 cards (they may earn them), a
+        checkpoint of another study or one that cannot be read, a required one that cannot be
+        written, or every 14-card hand able to stay.
+    """
+    if normal_hands and not size_hands:
+        raise InputError(
+            "normal hands may earn fantasyland of 15 to 17 cards: they need --size-hands above 0"
+        )
+    counts = {size: hands if size == SIZES[0] else size_hands for size in SIZES}
+    wanted = {(str(size), first): count for size in SIZES for first, count in blocks(counts[size])}
+    wanted.update({(NORMAL, first): count for first, count in blocks(normal_hands)})
+    key = study_key(seed, rules, hands, size_hands, normal_hands)
+    done: dict[BlockKey, list[Any]] = {}
+    if checkpoint is not None and resume and checkpoint.exists():
+        done = read_checkpoint(checkpoint, key, wanted)
+    writer = None
+    if checkpoint is not None:
+        # A resumed checkpoint is written anew from what was read, so a bad line goes.
+        writer = LineWriter(checkpoint, json.dumps(key, separators=(",", ":")), checkpoint_required)
+        for (part, first, tag), values in sorted(done.items()):
+            writer.add(block_line(key, part, first, tag, values))
+    try:
+        fantasy = [
+            FantasyBlock(size, first, count, seed, rules)
+            for size in SIZES
+            for first, count in blocks(counts[size])
+        ]
+        found = _run(
+            set_fantasy_block,
+            {(str(job.size), job.first, ""): job for job in fantasy},
+            done,
+            writer,
+            key,
+            workers,
+            scheduler,
+            progress,
+            "fantasyland hands",
+        )
+        by_size: dict[int, list[HandValues]] = {size: [] for size in SIZES if counts[size]}
+        for job in fantasy:
+            by_size[job.size].extend(found[(str(job.size), job.first, "")])
+        study = size_values(by_size)
+        if not normal_hands:
+            return study
+        fantasy_value = Fraction(round(study.value * 100), 100)
+        tag = str(fantasy_value)
+        normal = {
+            (NORMAL, first, tag): NormalBlock(first, count, seed, fantasy_value, rules)
+            for first, count in blocks(normal_hands)
+        }
+        played_blocks = _run(
+            play_normal_block,
+            normal,
+            done,
+            writer,
+            key,
+            workers,
+            scheduler,
+            progress,
+            "normal hands",
+        )
+    finally:
+        if writer is not None:
+            writer.close()
+    played = [hand for block in normal for hand in played_blocks[block]]
+    worth = {item.size: item.value for item in study.sizes}
+    return FantasyStudy(
+        study.sizes, study.value, study.rounds, study.royalties, normal_summary(played, worth)
+    )
+
+
+def _run(
+    function: Callable[[Any], list[Any]],
+    jobs: dict[BlockKey, Any],
+    done: dict[BlockKey, list[Any]],
+    writer: LineWriter | None,
+    key: dict[str, Any],
+    workers: int,
+    scheduler: str | None,
+    progress: Progress | None,
+    what: str,
+) -> dict[BlockKey, list[Any]]:
+    """The values of every block of ``jobs``: those in ``done``, the others computed (and
+    saved by ``writer``)."""
+    found = {block: done[block] for block in jobs if block in done}
+    pending = [block for block in jobs if block not in done]
+    results: Iterator[list[Any]] = run_batch(
+        function,
+        [jobs[block] for block in pending],
+        workers=workers,
+        scheduler=scheduler,
+        chunksize=1,
+    )
+    tracked: Iterable[list[Any]] = results
+    if progress is not None:
+        tracked = progress(results, len(jobs), len(found), what)
+    for block, values in zip(pending, tracked, strict=True):
+        found[block] = values
+        if writer is not None:
+            writer.add(block_line(key, *block, values))
+    return found
+
+
+def block_line(key: dict[str, Any], part: str, first: int, tag: str, values: list[Any]) -> str:
+    """The checkpoint line of one block of the study ``key``, with its checksum."""
+    plain = [list(value) for value in values]
+    check = checksum(_owner(key), _content(part, first, tag, plain))
+    record = {"part": part, "first": first, "tag": tag, "values": plain, "check": check}
+    return json.dumps(record, separators=(",", ":"))
+
+
+def _owner(key: dict[str, Any]) -> str:
+    return json.dumps(key, sort_keys=True)
+
+
+def _content(part: str, first: int, tag: str, values: list[Any]) -> bytes:
+    return json.dumps([part, first, tag, values], separators=(",", ":")).encode()
+
+
+def read_checkpoint(
+    path: Path, key: dict[str, Any], wanted: dict[tuple[str, int], int]
+) -> dict[BlockKey, list[Any]]:
+    """The blocks saved in ``path`` for the study ``key`` that pass every check (the others
+    are left to be computed again); ``wanted`` gives each block's hand count.
+
+    :raises InputError: the file is of another study, cannot be read, or is larger than a
+        checkpoint of this study can be.
+    """
+    try:
+        data = read_bounded(path, (len(wanted) + 1) * MAX_LINE_BYTES, "checkpoint")
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise InputError(f"cannot read checkpoint {str(path)!r}: {reason}") from None
+    lines = text.split("\n")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError:
+        header = None
+    if header != key:
+        raise InputError(
+            f"checkpoint {str(path)!r} is not for this study (seed, rules, hands or version "
+            "differ); remove it or run without --resume"
+        )
+    owner = _owner(key)
+    found: dict[BlockKey, list[list[Any]]] = {}
+    for line in lines[1:]:
+        try:
+            record = json.loads(line)
+            part, first, tag = record["part"], record["first"], record["tag"]
+            values, check = record["values"], record["check"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue  # e.g. a torn last line: that block is computed again
+        if (
+            isinstance(part, str)
+            and type(first) is int
+            and isinstance(tag, str)
+            and isinstance(values, list)
+            and len(values) == wanted.get((part, first), -1)
+            and check == checksum(owner, _content(part, first, tag, values))
+            and all(_is_value(part, value) for value in values)
+        ):
+            found.setdefault((part, first, tag), []).append(values)
+    return {
+        block: _typed(block[0], saved[0])
+        for block, saved in found.items()
+        if all(values == saved[0] for values in saved)
+    }
+
+
+def _is_value(part: str, value: object) -> bool:
+    """Whether ``value`` is what one hand of ``part`` can give."""
+    if not isinstance(value, list) or len(value) != (3 if part == NORMAL else 2):
+        return False
+    if part == NORMAL:
+        royalties, fouled, cards = value
+        return (
+            type(royalties) is int
+            and type(fouled) is bool
+            and (cards is None or cards in SIZES)
+            and (not fouled or (royalties == 0 and cards is None))
+        )
+    best, staying = value
+    return type(best) is int and (staying is None or (type(staying) is int and staying <= best))
+
+
+def _typed(part: str, values: list[list[Any]]) -> list[Any]:
+    if part == NORMAL:
+        return [NormalValues(*value) for value in values]
+    return [HandValues(*value) for value in values]
+
+
+def default_checkpoint(key: dict[str, Any]) -> Path | None:
+    """Where the study's checkpoint lives by default: the user's cache directory (None when it
+    cannot be made)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    return folder / f"ofc-study-{digest}.jsonl"
