@@ -3,13 +3,19 @@ once a rotation of the seats) and the time of one piece of advice.
 
     python scripts/bench_big2_advisor.py                      # 1,000 deals a match, 2 workers
     python scripts/bench_big2_advisor.py --deals 200 --workers 2
-    python scripts/bench_big2_advisor.py --only two        # one part: openings, random, greedy, two
+    python scripts/bench_big2_advisor.py --only two        # one part: openings, decisions,
+                                                           # baselines, random, greedy, two
 
 Figures:
 
+* baselines, four players: ``greedy``, ``fewest`` and ``shed`` (the advisor's playout policy)
+  each against three ``random``, and ``shed`` against three ``greedy``;
 * four players, one ``advise`` against three ``random``: the share of games it goes out first
   (chance 25%), with a 95% interval; the same against three ``greedy``;
 * two players, 13 cards each: ``advise`` against ``greedy``;
+* ``advise`` with the tournament seat's defaults on every decision (two or more legal moves) of
+  ``--openings`` deals that ``greedy`` plays in every seat, four players and two: the median
+  and mean milliseconds a decision;
 * ``advise`` (its command's defaults) on 13-card opening positions with three opponents: the
   median seconds, and the share of its verdicts (one move in one sampled deal) proven exactly.
 
@@ -24,10 +30,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from dataclasses import replace
 
 from handsolver.models.big2 import SEED_RULES
 from handsolver.solver.big2.advise import DEFAULT_ADVICE, TABLE_ADVICE, advise
-from handsolver.solver.big2.strategies import strategy_from_spec
+from handsolver.solver.big2.strategies import greedy_move, strategy_from_spec
 from handsolver.solver.big2.table import Table
 from handsolver.solver.big2.tournament import dealt_hands, play_tournament
 
@@ -66,6 +73,26 @@ def openings(count: int, seed: int) -> None:
     )
 
 
+def decisions(count: int, seed: int) -> None:
+    for players in (4, 2):
+        seconds = []
+        for deal in range(count):
+            table = Table.deal(dealt_hands(seed, deal, players))
+            while table.winner is None:
+                view = table.view()
+                if len(view.legal_moves()) > 1:
+                    start = time.perf_counter()
+                    advise(view, replace(TABLE_ADVICE, seed=deal))
+                    seconds.append(time.perf_counter() - start)
+                table = table.after(greedy_move(view))
+        print(
+            f"advise in a tournament seat, {players} players: {len(seconds)} decisions of "
+            f"{count} deals, median {statistics.median(seconds) * 1000:.0f} ms, mean "
+            f"{statistics.mean(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
@@ -74,11 +101,13 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=10)
     parser.add_argument(
         "--only",
-        choices=["openings", "random", "greedy", "two"],
+        choices=["openings", "decisions", "baselines", "random", "greedy", "two"],
         help="Run one part only (the parts are independent, so they may run side by side).",
     )
     args = parser.parse_args()
-    parts = [args.only] if args.only else ["openings", "random", "greedy", "two"]
+    parts = [args.only] if args.only else [
+        "openings", "decisions", "baselines", "random", "greedy", "two"
+    ]  # fmt: skip
     table = TABLE_ADVICE
     print(
         f"advise in tournaments: {table.samples} samples, {table.max_nodes} nodes a move, "
@@ -88,6 +117,13 @@ def main() -> None:
     if "openings" in parts:
         openings(args.openings, args.seed)
         print()
+    if "decisions" in parts:
+        decisions(args.openings, args.seed)
+        print()
+    if "baselines" in parts:
+        for first, other in [("greedy", "random"), ("fewest", "random"), ("shed", "random"),
+                             ("shed", "greedy")]:  # fmt: skip
+            match([first, other, other, other], args.deals, args.seed, args.workers)
     matches = {
         "random": ["advise", "random", "random", "random"],
         "greedy": ["advise", "greedy", "greedy", "greedy"],

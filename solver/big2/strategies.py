@@ -9,6 +9,10 @@
   leaves a hand that needs one play fewer, the one of the most cards, the lowest of them; on a
   play to beat, the lowest reply that does the same, else a pass (a play that empties the hand
   is always made).
+- ``shed``: the advisor's playout policy (:func:`~.playout.shed_choice`): greedy that makes a
+  play emptying the hand, keeps groups of one rank whole, keeps its twos for later, passes
+  rather than break a group unless the hand or an opponent is down to a few cards, and blocks
+  with its highest single when an opponent has one card left.
 - ``advise``: the move :func:`~.advise.advise` ranks first, with its settings.
 - ``program:COMMAND``: the user's program, run isolated as Chinese poker's programs are (see
   :mod:`handsolver.solver.sandbox`).  It reads one JSON object a line, a decision each, with
@@ -30,9 +34,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from handsolver.models.big2 import Play, Rules
-from handsolver.models.big2_order import play_strength
+from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import STANDARD, CardSet, InputError, mask_of, parse_cards
 from handsolver.solver.big2.advise import TABLE_ADVICE, AdviceSettings, advise, fewest_count
+from handsolver.solver.big2.playout import hand_plays, shed_choice
 from handsolver.solver.big2.table import Move, Strategy, TableView
 
 __all__ = [
@@ -43,12 +48,13 @@ __all__ = [
     "Greedy",
     "Program",
     "Random",
+    "Shed",
     "strategy_from_spec",
 ]
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds a strategy program may run for one batch of decisions."""
-STRATEGY_NAMES = ("random", "greedy", "fewest", "advise")
+STRATEGY_NAMES = ("random", "greedy", "fewest", "shed", "advise")
 
 
 def _lowest(plays: list[Play], rules: Rules) -> Play:
@@ -113,6 +119,28 @@ def fewest_move(view: TableView) -> Move:
     if view.beat is not None:
         return _lowest(along, rules) if along else None
     return _largest_lowest(along or plays, rules)
+
+
+@dataclass(frozen=True)
+class Shed:
+    name: str = "shed"
+
+    def choose(self, views: Sequence[TableView], seeds: Sequence[int]) -> list[Move]:
+        return [shed_move(view) for view in views]
+
+
+def shed_move(view: TableView) -> Move:
+    """The playout policy's move (see the module)."""
+    rules = view.rules
+    size = strength = 0
+    if view.beat is not None:
+        size, strength = view.beat.kind.size, play_strength(view.beat, rules)
+    danger = min(count for seat, count in enumerate(view.counts) if seat != view.seat)
+    must = 1 << lowest_card(view.hand, rules) if view.start else 0
+    play = shed_choice(hand_plays(view.hand, rules), view.hand, size, strength, danger, must)
+    if play is None:
+        return None
+    return next(move for move in view.legal_moves() if move is not None and move.mask == play[0])
 
 
 @dataclass(frozen=True)
@@ -209,7 +237,8 @@ def strategy_from_spec(
     timeout: float = DEFAULT_TIMEOUT,
     sandbox: str = "auto",
 ) -> Strategy:
-    """``random``, ``greedy``, ``fewest``, ``advise`` (with ``settings``) or ``program:COMMAND``.
+    """``random``, ``greedy``, ``fewest``, ``shed``, ``advise`` (with ``settings``) or
+    ``program:COMMAND``.
 
     >>> strategy_from_spec("greedy").name
     'greedy'
@@ -217,7 +246,7 @@ def strategy_from_spec(
     ...     strategy_from_spec("greed")
     ... except InputError as error:
     ...     print(error)  # doctest: +ELLIPSIS
-    unknown strategy 'greed' (did you mean 'greedy'?); use random, greedy, fewest, advise or ...
+    unknown strategy 'greed' (did you mean 'greedy'?); use random, greedy, fewest, shed, ...
 
     :raises InputError: for an unknown strategy, or a program where ``sandbox`` cannot run
         (checked now, before any work).
@@ -227,6 +256,7 @@ def strategy_from_spec(
         "random": Random(),
         "greedy": Greedy(),
         "fewest": Fewest(),
+        "shed": Shed(),
         "advise": Advise(settings),
     }
     if text in fixed:
@@ -246,5 +276,6 @@ def strategy_from_spec(
     close = difflib.get_close_matches(text, list(fixed), n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise InputError(
-        f"unknown strategy {spec!r}{hint}; use random, greedy, fewest, advise or program:COMMAND"
+        f"unknown strategy {spec!r}{hint}; use random, greedy, fewest, shed, advise or "
+        "program:COMMAND"
     )

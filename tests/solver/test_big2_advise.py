@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
+from fractions import Fraction
 from itertools import combinations
 from math import comb
 
@@ -22,6 +24,7 @@ from handsolver.solver.big2.sampling import (
     sample_hands,
     unseen_cards,
 )
+from handsolver.solver.big2.strategies import greedy_move, shed_move
 from handsolver.solver.big2.table import Table, TableView
 from handsolver.solver.cli import app
 
@@ -179,6 +182,10 @@ def test_cli_json_lists_every_move_with_its_share() -> None:
         (("3d 4d", "--counts", "3", "--beat", "4d", "--by", "2"), "4d"),
         (("3d 4d", "--counts", "3", "--start", "--played", "5c"), "--start"),
         (("3d 4d", "--counts", "3,0"), "no cards"),
+        (("3d 4d", "--counts", "3,3,3"), "--counts 3,3,3"),
+        (("3d 4d", "--counts", "3", "--beat", "5c", "--by", "1"), "--by 1"),
+        (("3d 4d", "--counts", "3", "--beat", "5c", "--by", "2", "--passed", "3"), "--passed"),
+        (("5c 6d", "--counts", "13,13,13", "--start"), "--counts 13,13,13"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], names: str) -> None:
@@ -194,3 +201,55 @@ def test_breaking_the_sampler_is_caught() -> None:
     found = Counter(draws)
     expected = 6000 / 30
     assert sum((found[s] - expected) ** 2 / expected for s in every_split(cards, (2, 1))) > 58.3
+
+
+def played_on(table: Table, seat: int) -> int:
+    """The winner when ``seat`` plays the shed strategy and every other seat greedy."""
+    while table.winner is None:
+        view = table.view()
+        table = table.after(shed_move(view) if table.to_move == seat else greedy_move(view))
+    return table.winner
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_unsearched_deals_are_played_out_shed_against_greedy(players: int) -> None:
+    """With no search, a move's share is its wins over the sampled deals played on at the table,
+    the player by the shed policy and the others by greedy."""
+    rng = random.Random(players)
+    for _ in range(4):
+        deck = rng.sample(range(52), 52)
+        table = Table.deal(tuple(mask_of(deck[s * 13 : (s + 1) * 13]) for s in range(players)))
+        for _ in range(rng.randint(0, 12)):
+            nxt = table.after(rng.choice(table.view().legal_moves()))
+            if nxt.winner is not None:
+                break
+            table = nxt
+        view = table.view()
+        settings = AdviceSettings(samples=5, solve_cards=0, seed=rng.randrange(100))
+        advice = advise(view, settings)
+        opponents = [(view.seat + step) % players for step in range(1, players)]
+        pool = unseen_cards(view.hand, view.played) & ~known_undealt(view)
+        counts = tuple(view.counts[seat] for seat in opponents)
+        wins: Counter[int] = Counter()
+        for deal in sample_hands(pool, counts, samples=5, seed=settings.seed):
+            hands = list(table.hands)
+            for seat, hand in zip(opponents, deal, strict=True):
+                hands[seat] = hand
+            dealt = replace(table, hands=tuple(hands))
+            for move in view.legal_moves():
+                wins[0 if move is None else move.mask] += (
+                    played_on(dealt.after(move), view.seat) == view.seat
+                )
+        got = {0 if m.play is None else m.play.mask: m.share for m in advice.moves}
+        assert got == {mask: Fraction(won, 5) for mask, won in wins.items()}
+        assert all(m.exact == 0 for m in advice.moves)
+
+
+def test_four_players_hold_every_card() -> None:
+    hand = mask_of(parse_cards("5c 6d 7h 8h 9h Th Jh Qh Kh Ah 2h 2s 2c"))
+    view = TableView(0, hand, (13, 13, 13, 12), 0, (), None, None, frozenset(), False)
+    with pytest.raises(InputError, match="13,13,12 adds up to 38 cards"):
+        advise(view)
+    view = replace(view, counts=(13, 13, 13, 13), start=True)
+    with pytest.raises(InputError, match="3d, the lowest card"):
+        advise(view)

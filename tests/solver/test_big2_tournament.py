@@ -144,6 +144,15 @@ def test_same_bytes_with_one_and_two_workers() -> None:
     }  # fmt: skip
 
 
+def test_advise_and_shed_give_the_same_bytes_with_one_and_two_workers() -> None:
+    args = ("--strategies", "advise,shed,greedy", "--deals", "2", "--seed", "5", "--samples", "3")
+    one = invoke(*args, "--json")
+    assert one[0] == 0, one
+    assert one == invoke(*args, "--json", "--workers", "2")
+    data = json.loads(one[1])
+    assert [item["strategy"] for item in data["strategies"]] == ["advise", "shed", "greedy"]
+
+
 def test_advise_plays_in_a_tournament() -> None:
     code, out, err = invoke(
         "--strategies", "advise,random", "--deals", "2", "--samples", "2", "--json"

@@ -17,6 +17,12 @@ from handsolver.solver.big2.advise import (
     Advice,
     AdviceSettings,
 )
+from handsolver.solver.commands.big2.position_options import (
+    BeatOption,
+    ByOption,
+    PassedOption,
+    StartOption,
+)
 from handsolver.solver.commands.big2.rules import takes_rules
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
@@ -46,8 +52,8 @@ NodesOption = Annotated[
         "--max-nodes",
         min=0,
         max=10**9,
-        help="Search nodes per move and deal (0: no limit; up to 10**9); past them the "
-        "fewest-plays evaluation stands in.",
+        help="Search nodes per move and deal (0: no limit; up to 10**9); past them a playout "
+        "decides.",
         rich_help_panel=_PANEL,
     ),
 ]
@@ -71,7 +77,7 @@ SolveCardsOption = Annotated[
         min=0,
         max=52,
         help="Solve a deal only when the hands hold at most this many cards in all; larger "
-        "deals take the fewest-plays evaluation (0 to 52).",
+        "deals are played out (0 to 52).",
         rich_help_panel=_PANEL,
     ),
 ]
@@ -212,24 +218,10 @@ def advise(
         str | None,
         typer.Option("--played", metavar="CARDS", help="Every card played so far."),
     ] = None,
-    beat: Annotated[
-        str | None,
-        typer.Option("--beat", metavar="CARDS", help="The play to beat (none: a free lead)."),
-    ] = None,
-    by: Annotated[
-        int | None,
-        typer.Option("--by", min=2, max=4, help="The player who made the play to beat (2 to 4)."),
-    ] = None,
-    passed: Annotated[
-        str | None,
-        typer.Option(
-            "--passed", metavar="N,N", help="Players out of this trick (where passes are final)."
-        ),
-    ] = None,
-    start: Annotated[
-        bool,
-        typer.Option("--start", help="The deal's first play: it must hold the lowest card."),
-    ] = False,
+    beat: BeatOption = None,
+    by: ByOption = None,
+    passed: PassedOption = None,
+    start: StartOption = False,
     samples: SamplesOption = DEFAULT_SAMPLES,
     nodes: NodesOption = DEFAULT_NODES,
     time_limit: TimeOption = None,
@@ -241,8 +233,8 @@ def advise(
     rules: Rules = SEED_RULES,
 ) -> None:
     """Every legal move of HAND (each pass included), ranked by the share of sampled deals of
-    the unseen cards in which it keeps a forced win; a deal the budget cannot settle takes the
-    fewest-plays evaluation (see docs/big2-table.md).
+    the unseen cards it wins: by a forced win where the search proves one, else by playing the
+    deal out (see docs/big2-table.md).
 
     Example: handsolver big2 advise 5h 5s 9c Jd Ad 2s --counts 5 --played "3d 3c 4h 6s 7s 8c"
     --beat "8c" --by 2

@@ -1,0 +1,261 @@
+"""Big 2 deals played to the end, fast, with every hand known and one policy for every seat.
+
+The advisor (:mod:`.advise`) scores a move in a sampled deal by playing the deal out after it;
+this module is that playout.  Each hand's plays are listed once, as ``(mask, size, strength)``
+(:class:`HandPlays`); a turn looks only at masks and numbers, so a whole deal of four hands
+takes well under a millisecond.
+
+Two policies choose the moves:
+
+- :func:`greedy_choice`: the ``greedy`` strategy's rule (:mod:`.strategies`): on a play to
+  beat the lowest play that beats it, else a pass; on a lead the plays of the most cards
+  first, the lowest of them.
+- :func:`shed_choice`, the playout policy, greedy with rules on top:
+
+  1. a play that empties the hand is made;
+  2. when an opponent has one card left, a single goes out as the highest single (on a lead,
+     a play of more cards goes first where there is one);
+  3. a play does not break a group of one rank: every rank it uses goes out whole (a single
+     is a rank held once, a pair a rank held twice, a five-card lead uses no card of a pair it
+     leaves behind; a five-card reply is taken as it comes); a lead falls back to greedy's
+     play when every play breaks one;
+  4. a reply that would break a group is made only when the hand has at most
+     :data:`BREAK_AT` cards or an opponent has at most :data:`DANGER_AT`; else the seat
+     passes;
+  5. the twos are kept for later: a single two is not led while another lead keeps the
+     groups, and no single or pair of twos goes on a play to beat unless the hand or an
+     opponent is down to those few cards (rule 4).
+
+>>> from handsolver.models.big2 import SEED_RULES
+>>> from handsolver.models.cards import mask_of, parse_cards
+>>> hands = [mask_of(parse_cards(text)) for text in ("3d 4c 4d", "5d 6c 6d")]
+>>> plays = [hand_plays(hand, SEED_RULES) for hand in hands]
+>>> play_out(plays, hands, 0, 0, 0, -1, 0, SEED_RULES, [shed_choice, greedy_choice])
+1
+
+(the player leads 4c 4d, the other beats it with 6c 6d and goes out with 5d).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from handsolver.models.big2 import iter_legal_plays
+from handsolver.models.big2_order import BOMB_KINDS, play_strength
+from handsolver.models.big2_rules import Rules
+from handsolver.models.cards import CardSet
+
+__all__ = [
+    "BREAK_AT",
+    "DANGER_AT",
+    "HandPlays",
+    "Policy",
+    "State",
+    "after",
+    "greedy_choice",
+    "hand_plays",
+    "play_out",
+    "shed_choice",
+]
+
+PlayTuple = tuple[CardSet, int, int]
+"""A play as (mask, size, strength); strengths compare within a size."""
+Policy = Callable[["HandPlays", CardSet, int, int, int, CardSet], PlayTuple | None]
+"""(the mover's plays, the mover's hand, size and strength of the play to beat (size 0 on a
+lead), the fewest cards an opponent holds, cards a lead must hold) -> a play, or None for a
+pass."""
+BREAK_AT = 4
+DANGER_AT = 2
+# A single's strength is its card key: the twos are the keys from 48 up.
+_DEUCE_KEY = 48
+_NIBBLE = 15
+
+
+class HandPlays:
+    """Every play of one hand, listed once: ``leads`` by size (largest first) and then strength
+    (lowest first); ``replies[size]`` the strengths and plays of that size, lowest first;
+    ``bombs`` the plays that beat a single 2 where the rules have bombs; ``whole`` every
+    play's mask (to see at once whether a hand is one play)."""
+
+    __slots__ = ("bombs", "leads", "replies", "whole")
+
+    def __init__(self, hand: CardSet, rules: Rules) -> None:
+        listed = [
+            (play.mask, play.kind.size, play_strength(play, rules), play.kind)
+            for play in iter_legal_plays(hand, rules=rules)
+        ]
+        listed.sort(key=lambda play: (-play[1], play[2]))
+        self.leads: list[PlayTuple] = [(mask, size, strength) for mask, size, strength, _ in listed]
+        self.whole = frozenset(mask for mask, _, _, _ in listed)
+        by_size: dict[int, list[PlayTuple]] = {}
+        for play in sorted(self.leads, key=lambda play: play[2]):
+            by_size.setdefault(play[1], []).append(play)
+        self.replies: dict[int, tuple[list[int], list[PlayTuple]]] = {
+            size: ([play[2] for play in plays], plays) for size, plays in by_size.items()
+        }
+        self.bombs: list[PlayTuple] = []
+        if rules.bombs:
+            self.bombs = [(m, s, st) for m, s, st, kind in listed if kind in BOMB_KINDS]
+            self.bombs.sort(key=lambda play: play[2])
+
+
+@lru_cache(maxsize=1 << 12)
+def hand_plays(hand: CardSet, rules: Rules) -> HandPlays:
+    """The plays of ``hand`` (cached: the player's own hand recurs in every sampled deal)."""
+    return HandPlays(hand, rules)
+
+
+def _beating(mine: HandPlays, hand: CardSet, size: int, strength: int) -> list[PlayTuple]:
+    """The plays inside ``hand`` that beat (size, strength), lowest first, bombs last."""
+    out: list[PlayTuple] = []
+    listed = mine.replies.get(size)
+    if listed is not None:
+        strengths, plays = listed
+        for index in range(bisect_right(strengths, strength), len(plays)):
+            play = plays[index]
+            if play[0] & hand == play[0]:
+                out.append(play)
+    if mine.bombs and size == 1 and strength >= _DEUCE_KEY:
+        out.extend(play for play in mine.bombs if play[0] & hand == play[0])
+    return out
+
+
+def greedy_choice(
+    mine: HandPlays, hand: CardSet, size: int, strength: int, danger: int, must: CardSet
+) -> PlayTuple | None:
+    """The greedy rule (see the module)."""
+    if size == 0:
+        for play in mine.leads:
+            mask = play[0]
+            if mask & hand == mask and mask & must == must:
+                return play
+        raise AssertionError("a hand always has a lead")
+    beating = _beating(mine, hand, size, strength)
+    return beating[0] if beating else None
+
+
+def _keeps_groups(mask: CardSet, hand: CardSet) -> bool:
+    """Whether every rank ``mask`` uses goes out whole from ``hand``."""
+    while mask:
+        nibble = mask & _NIBBLE
+        if nibble and hand & _NIBBLE != nibble:
+            return False
+        mask >>= 4
+        hand >>= 4
+    return True
+
+
+def shed_choice(
+    mine: HandPlays, hand: CardSet, size: int, strength: int, danger: int, must: CardSet
+) -> PlayTuple | None:
+    """The playout policy (see the module)."""
+    if size == 0:
+        if hand in mine.whole and hand & must == must:
+            return next(play for play in mine.leads if play[0] == hand)
+        leads = [
+            play for play in mine.leads if play[0] & hand == play[0] and play[0] & must == must
+        ]
+        if danger == 1:
+            return leads[0] if leads[0][1] > 1 else leads[-1]
+        for play in leads:
+            if _keeps_groups(play[0], hand) and not (play[1] == 1 and play[2] >= _DEUCE_KEY):
+                return play
+        return leads[0]
+    beating = _beating(mine, hand, size, strength)
+    if not beating:
+        return None
+    for play in beating:
+        if play[0] == hand:
+            return play
+    if danger == 1 and size == 1:
+        singles = [play for play in beating if play[1] == 1]
+        return singles[-1] if singles else beating[0]
+    short = hand.bit_count() <= BREAK_AT or danger <= DANGER_AT
+    for play in beating:
+        if play[1] == 5 or _keeps_groups(play[0], hand):
+            if play[1] <= 2 and play[2] >= _DEUCE_KEY and not short:
+                return None
+            return play
+    return beating[0] if short else None
+
+
+def play_out(
+    plays: Sequence[HandPlays],
+    hands: Sequence[CardSet],
+    mover: int,
+    size: int,
+    strength: int,
+    by: int,
+    passed: int,
+    rules: Rules,
+    policies: Sequence[Policy],
+) -> int:
+    """The seat that goes out first when each seat plays its policy of ``policies`` from this
+    state: the hands,
+    the seat to move, the play to beat as size and strength (size 0 for a free lead), the seat
+    that made it (-1 on a lead) and the seats out of the trick as bits (where passes are
+    final).  ``plays[seat]`` lists that seat's plays (of its hand now, or of any hand holding
+    it)."""
+    hands = list(hands)
+    players = len(hands)
+    pass_final = rules.pass_final
+    while True:
+        danger = min(hand.bit_count() for seat, hand in enumerate(hands) if seat != mover)
+        move = policies[mover](plays[mover], hands[mover], size, strength, danger, 0)
+        if move is None:
+            if pass_final:
+                passed |= 1 << mover
+            nxt = (mover + 1) % players
+            while passed >> nxt & 1:
+                nxt = (nxt + 1) % players
+            if nxt == by:
+                size = strength = passed = 0
+                by = -1
+            mover = nxt
+            continue
+        rest = hands[mover] ^ move[0]
+        if not rest:
+            return mover
+        hands[mover] = rest
+        nxt = (mover + 1) % players
+        while passed >> nxt & 1:
+            nxt = (nxt + 1) % players
+        if nxt == mover:
+            size = strength = passed = 0
+            by = -1
+        else:
+            size, strength, by = move[1], move[2], mover
+            mover = nxt
+
+
+State = tuple[tuple[CardSet, ...], int, int, int, int, int]
+"""(hands, seat to move, size and strength of the play to beat (size 0 on a lead), the seat
+that made it or -1, the seats out of the trick as bits)."""
+
+
+def after(state: State, move: PlayTuple | None, rules: Rules) -> State | int:
+    """The state after the seat to move makes ``move`` (None: a pass), or that seat's number
+    when the play empties its hand."""
+    hands, mover, size, strength, by, passed = state
+    players = len(hands)
+    if move is not None:
+        rest = hands[mover] ^ move[0]
+        if not rest:
+            return mover
+        hands = (*hands[:mover], rest, *hands[mover + 1 :])
+        nxt = (mover + 1) % players
+        while passed >> nxt & 1:
+            nxt = (nxt + 1) % players
+        if nxt == mover:
+            return (hands, mover, 0, 0, -1, 0)
+        return (hands, nxt, move[1], move[2], mover, passed)
+    if rules.pass_final:
+        passed |= 1 << mover
+    nxt = (mover + 1) % players
+    while passed >> nxt & 1:
+        nxt = (nxt + 1) % players
+    if nxt == by:
+        return (hands, by, 0, 0, -1, 0)
+    return (hands, nxt, size, strength, by, passed)
