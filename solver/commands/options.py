@@ -25,6 +25,7 @@ from handsolver.solver.commands.errors import MAX_QUOTED_PATH, fail, quoted
 # a library (OR-Tools takes 32-bit seeds and worker counts).
 MAX_SEED = 2**31 - 1
 MAX_WORKERS = 256
+MAX_TIME_LIMIT = 86_400.0
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 SeedOption = Annotated[
     int, typer.Option("--seed", min=0, max=MAX_SEED, help="Random seed (0 to 2**31-1).")
@@ -91,6 +92,13 @@ _ASCII_INT = re.compile(r"[+-]?[0-9]{1,30}")
 _ASCII_FLOAT = re.compile(
     r"[+-]?(?:[0-9]{1,30}\.?[0-9]{0,30}|\.[0-9]{1,30})(?:[eE][+-]?[0-9]{1,3})?"
 )
+
+
+def time_limit_option(help_text: str) -> Any:
+    """A ``--time-limit SECONDS`` option (0 to a day), ``help_text`` saying what it stops."""
+    return typer.Option(
+        "--time-limit", min=0.0, max=MAX_TIME_LIMIT, metavar="SECONDS", help=help_text
+    )
 
 
 def check_number_text(text: str, *, whole: bool) -> str:

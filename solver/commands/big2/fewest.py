@@ -39,12 +39,12 @@ from handsolver.solver.commands.options import (
     SchedulerOption,
     SeedOption,
     WorkersOption,
+    time_limit_option,
 )
 from handsolver.solver.commands.output import print_json, write_atomic
 from handsolver.solver.commands.progress import progress
 from handsolver.solver.commands.table import print_table
 
-MAX_TIME_LIMIT = 86_400.0
 MAX_LIMIT = 1_000_000
 MAX_DEALS = 10_000_000
 
@@ -66,16 +66,7 @@ PreferOption = Annotated[
     PreferChoice,
     typer.Option("--prefer", help="Which optimal partition to show when several tie."),
 ]
-TimeLimitOption = Annotated[
-    float,
-    typer.Option(
-        "--time-limit",
-        min=0.0,
-        max=MAX_TIME_LIMIT,
-        metavar="SECONDS",
-        help="CP-SAT time limit in seconds (0 to 86400).",
-    ),
-]
+TimeLimitOption = Annotated[float, time_limit_option("CP-SAT time limit in seconds (0 to 86400).")]
 
 
 def _one_hand(texts: str | list[str]) -> Deal:

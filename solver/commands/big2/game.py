@@ -24,6 +24,12 @@ from handsolver.solver.big2.game import (
     check_position,
     solve_position,
 )
+from handsolver.solver.commands.big2.position_options import (
+    BeatOption,
+    ByOption,
+    PassedOption,
+    StartOption,
+)
 from handsolver.solver.commands.big2.rules import takes_rules
 from handsolver.solver.commands.deal_batch import run_deal_batch
 from handsolver.solver.commands.errors import Interrupted, user_errors
@@ -32,24 +38,19 @@ from handsolver.solver.commands.options import (
     JsonOption,
     SchedulerOption,
     WorkersOption,
+    time_limit_option,
 )
 from handsolver.solver.commands.output import print_json
 from handsolver.solver.commands.table import print_table
 
 DEFAULT_TIME_LIMIT = 60.0
-MAX_TIME_LIMIT = 86_400.0
 MAX_NODES = 10**12
 MAX_TABLE_SIZE = 100_000_000
 
 TimeLimitOption = Annotated[
     float,
-    typer.Option(
-        "--time-limit",
-        min=0.0,
-        max=MAX_TIME_LIMIT,
-        metavar="SECONDS",
-        help="Stop each search after this long (0 to 86,400 s); what is not proven by then is "
-        "unknown.",
+    time_limit_option(
+        "Stop each search after this long (0 to 86,400 s); what is not proven by then is unknown."
     ),
 ]
 MaxNodesOption = Annotated[
@@ -236,31 +237,10 @@ def game(
             "--to-move", metavar="N", min=1, max=4, help="The player to move (1 to 4; default 1)."
         ),
     ] = None,
-    beat: Annotated[
-        str | None,
-        typer.Option("--beat", metavar="CARDS", help="The play to beat (with --by)."),
-    ] = None,
-    by: Annotated[
-        int | None,
-        typer.Option(
-            "--by", metavar="N", min=1, max=4, help="The player who made the play (1 to 4)."
-        ),
-    ] = None,
-    passed: Annotated[
-        str | None,
-        typer.Option(
-            "--passed",
-            metavar="N,N",
-            help="Players who passed in this trick (with --pass-final).",
-        ),
-    ] = None,
-    start: Annotated[
-        bool,
-        typer.Option(
-            "--start",
-            help="The start of a deal: the holder of the lowest card leads and must play it.",
-        ),
-    ] = False,
+    beat: BeatOption = None,
+    by: ByOption = None,
+    passed: PassedOption = None,
+    start: StartOption = False,
     as_json: JsonOption = False,
     time_limit: TimeLimitOption = DEFAULT_TIME_LIMIT,
     max_nodes: MaxNodesOption = None,

@@ -1,5 +1,5 @@
 """The options that state a Big 2 trick, shared by the commands that take a position
-(``big2 advise``; ``big2 game`` takes the same)."""
+(``big2 game`` and ``big2 advise``)."""
 
 from __future__ import annotations
 
