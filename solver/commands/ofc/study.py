@@ -97,7 +97,8 @@ def study(
 ) -> None:
     """The value of being in fantasyland with 14 to 17 cards, as a fixed point: the mean
     royalties of the best settings plus the share that stays times the value of staying (14
-    cards), each hand set knowing that value.  With --normal-hands, normal hands played by the
+    cards), each hand set knowing that value; with --opponents K, royalties and the mean score
+    against K sampled opponent boards.  With --normal-hands, normal hands played by the
     policy: fouls, royalties and the fantasyland they earn.  Minutes of work for many hands: a
     progress bar, checkpoints (--resume continues), --workers or --scheduler.
 
