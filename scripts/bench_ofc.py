@@ -12,13 +12,15 @@ work itself took, and the targets are compared with it.
 3. ``handsolver ofc play`` as a whole command: the last street, and two streets left against a
    complete board (targets: 0.5 s and 5 s).
 4. With ``--study-hands N``: ``handsolver ofc study --hands N`` (and ``--size-hands``,
-   ``--normal-hands``, ``--workers``) as a whole command: its figures, its wall clock and CPU
-   time and the machine's load (target: the fixed point's standard error under 0.1 points in
-   under 10 minutes on 2 cores).
+   ``--normal-hands``, ``--workers``, ``--opponents``) as a whole command: its figures, its wall
+   clock and CPU time and the machine's load (target: the fixed point's standard error under
+   0.1 points in under 10 minutes on 2 cores).
 
     python scripts/bench_ofc.py [--hands 200] [--repeats 5]
     python scripts/bench_ofc.py --hands 0 --study-hands 20000 --size-hands 2000 \
         --normal-hands 2000 --workers 2
+    python scripts/bench_ofc.py --hands 0 --study-hands 5000 --size-hands 800 \
+        --normal-hands 0 --workers 2 --opponents 5
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ def main() -> None:
     parser.add_argument("--size-hands", type=int, default=2000)
     parser.add_argument("--normal-hands", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--opponents", type=int, default=0, help="the study's opponent boards a hand (0: none)"
+    )
     options = parser.parse_args()
     if options.hands:
         fantasyland(options.hands, options.seed, options.repeats)
@@ -145,6 +150,7 @@ def study(options: argparse.Namespace) -> None:
         str(options.normal_hands),
         "--workers",
         str(options.workers),
+        *(["--opponents", str(options.opponents)] if options.opponents else []),
         "--seed",
         str(options.seed),
         "--json",
@@ -171,12 +177,13 @@ def study(options: argparse.Namespace) -> None:
     )
     rounds = ", ".join(f"{value:.3f}" for value in answer["stay_value_rounds"])
     print(f"   stay value by round: {rounds}")
-    print("   cards  hands  royalties        stay            value of fantasyland")
+    points = "points" if options.opponents else "royalties"  # points: royalties and score
+    print(f"   cards  hands  {points:9}        stay            value of fantasyland")
     for item in answer["sizes"]:
         hands = options.study_hands if item["cards"] == 14 else options.size_hands
         print(
-            f"   {item['cards']:5d}  {hands:5d}  {item['mean_royalties']:6.2f} ± "
-            f"{item['royalties_stderr']:.2f}  {item['share_staying']:6.1%} ± "
+            f"   {item['cards']:5d}  {hands:5d}  {item[f'mean_{points}']:6.2f} ± "
+            f"{item[f'{points}_stderr']:.2f}  {item['share_staying']:6.1%} ± "
             f"{item['share_stderr']:.1%}  {item['value']:6.2f} ± {item['value_stderr']:.3f}"
         )
     normal = answer.get("normal")

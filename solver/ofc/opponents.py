@@ -24,7 +24,7 @@ MAX_SAMPLED_BOARDS = 10_000
 def sampled_boards(
     hand: Sequence[Card],
     count: int,
-    seed: int,
+    seed: int | str,
     rules: OfcRules,
     fantasy_value: Fraction = Fraction(0),
     watch: Callable[[Iterable[int], int], Iterable[int]] | None = None,

@@ -7,7 +7,13 @@ of staying is ``V_14`` itself):
     V_14 = mean(max(A, B + V_14))        V_n = mean(max(A, B + V_14))  for n = 15, 16, 17
 
 where, for each hand, ``A`` is the best royalties of any setting and ``B`` the best royalties of
-a setting that stays (no ``B``: the hand cannot stay).  Both are proven best by the search of
+a setting that stays (no ``B``: the hand cannot stay).  With ``opponents`` (K boards a hand) the
+royalties are replaced by the mean score against K opponent boards dealt from the cards not in
+the hand (from the hand's own seed) and played by the policy of
+:mod:`handsolver.solver.ofc.play` valuing its own fantasyland at 0, as
+:mod:`handsolver.solver.ofc.opponents` samples them: heads-up, the score counts both players'
+royalties and the rows.  The score does not depend on the stay value, so the same two searches
+serve.  Both are proven best by the search of
 :mod:`handsolver.solver.ofc.fantasyland`, and the best objective for a stay value ``v`` is
 ``max(A, B + v)``: the choice changes once, where ``v = A - B``.  So every hand is solved once
 (twice when its best setting does not stay), whatever the stay value, and the fixed point is
@@ -18,8 +24,8 @@ staying.
 
 Standard errors: ``V_14`` by the delta method (``V`` solves ``mean(max(A, B + V) - V) = 0``, whose
 slope is ``share - 1``), ``V_n`` adding the spread of its own hands to ``share_n`` times the
-error of ``V_14``.  The opponents' side (scores against them) is not modelled: a fantasyland
-hand is valued by what it earns from any opponent who does not foul.
+error of ``V_14``.  Without opponents a fantasyland hand is valued by what it earns from any
+opponent who does not foul.
 
 Normal hands (13 cards over five streets) are dealt and played by the policy of
 :mod:`handsolver.solver.ofc.play`, valuing fantasyland at ``V_14`` (to 1/100 of a point), to
@@ -39,13 +45,14 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import NamedTuple
 
 from handsolver.models.cards import Card, InputError
 from handsolver.models.ofc import REFANTASY_CARDS, OfcRules
 from handsolver.models.poker import FULL_HOUSE
+from handsolver.models.split import Setting
 
 SIZES = (14, 15, 16, 17)
 BLOCK = 50
@@ -53,10 +60,11 @@ BLOCK = 50
 
 
 class HandValues(NamedTuple):
-    """One fantasyland hand: the best royalties of any setting, and of one that stays."""
+    """One fantasyland hand: the best royalties (or, with opponents, royalties and mean score)
+    of any setting, and of one that stays."""
 
-    best: int
-    staying: int | None
+    best: Fraction
+    staying: Fraction | None
     """None: no legal setting stays."""
 
 
@@ -77,6 +85,8 @@ class FantasyBlock:
     count: int
     seed: int
     rules: OfcRules
+    opponents: int = 0
+    """Opponent boards a hand (0: royalties alone)."""
 
 
 @dataclass(frozen=True)
@@ -95,31 +105,52 @@ def dealt_cards(seed: int, kind: str, size: int, index: int) -> list[int]:
     return random.Random(f"ofc-{kind}-{seed}-{size}-{index}").sample(range(52), size)
 
 
-def hand_values(cards: Sequence[Card], rules: OfcRules) -> HandValues:
-    """The best royalties of any setting of a fantasyland hand, and of a setting that stays.
+def hand_values(
+    cards: Sequence[Card], rules: OfcRules, boards: Sequence[Setting] = ()
+) -> HandValues:
+    """The best royalties of any setting of a fantasyland hand, and of a setting that stays;
+    against ``boards``, the best royalties and mean score against them.
 
-    The second is a search with a stay value larger than any difference of royalties, keeping
-    only settings above every royalty total (so only staying ones); it is skipped when the best
-    setting stays, and when the hand has neither three cards of a rank nor a straight flush
-    (every row that stays needs one).
+    The second is a search with a stay value larger than any difference of objectives, keeping
+    only settings above every objective without it (so only staying ones); it is skipped when
+    the best setting stays, and when the hand has neither three cards of a rank nor a straight
+    flush (every row that stays needs one).
     """
     from handsolver.solver.ofc.fantasyland import Objective, solve_fantasyland
 
-    best = solve_fantasyland(cards, rules).settings[0]
+    scored = Objective(Fraction(0), tuple(boards), mean=True) if boards else Objective()
+    best = solve_fantasyland(cards, rules, scored).settings[0]
     if best.stays:
-        return HandValues(best.royalties.total, best.royalties.total)
+        return HandValues(best.objective, best.objective)
     if not _may_stay(cards, rules):
-        return HandValues(best.royalties.total, None)
-    low, high = _royalty_range(rules)
+        return HandValues(best.objective, None)
+    low, high = _objective_range(rules, bool(boards))
     huge = Fraction(high - low + 1)
-    staying = solve_fantasyland(cards, rules, Objective(huge), above=huge + low - 1).settings
-    return HandValues(best.royalties.total, staying[0].royalties.total if staying else None)
+    staying = solve_fantasyland(
+        cards, rules, replace(scored, stay_value=huge), above=huge + low - 1
+    ).settings
+    return HandValues(best.objective, staying[0].objective - huge if staying else None)
 
 
-def _royalty_range(rules: OfcRules) -> tuple[int, int]:
-    """The least and the most royalties a board can total under the rules' table."""
+def _objective_range(rules: OfcRules, scored: bool) -> tuple[int, int]:
+    """The least and the most royalties a board can total under the rules' table; scored, the
+    least and the most one score can be (the two royalty totals apart, and 6 for the rows)."""
     tables = (rules.royalties.back, rules.royalties.middle, rules.royalties.front)
-    return sum(map(min, tables)), sum(map(max, tables))
+    low, high = sum(map(min, tables)), sum(map(max, tables))
+    if scored:
+        return low - high - 6, high - low + 6
+    return low, high
+
+
+def study_boards(cards: Sequence[Card], block: FantasyBlock, index: int) -> tuple[Setting, ...]:
+    """The opponent boards of hand ``index`` of the block, from the hand's own seed (none when
+    the block has no opponents)."""
+    if not block.opponents:
+        return ()
+    from handsolver.solver.ofc.opponents import sampled_boards
+
+    seed = f"study-{block.seed}-{block.size}-{index}"
+    return sampled_boards(cards, block.opponents, seed, block.rules)
 
 
 def _may_stay(cards: Sequence[Card], rules: OfcRules) -> bool:
@@ -144,10 +175,12 @@ def _may_stay(cards: Sequence[Card], rules: OfcRules) -> bool:
 
 def set_fantasy_block(block: FantasyBlock) -> list[HandValues]:
     """The values of one block of random fantasyland hands."""
-    return [
-        hand_values(dealt_cards(block.seed, "fantasy", block.size, index), block.rules)
-        for index in range(block.first, block.first + block.count)
-    ]
+    values = []
+    for index in range(block.first, block.first + block.count):
+        cards = dealt_cards(block.seed, "fantasy", block.size, index)
+        boards = study_boards(cards, block, index)
+        values.append(hand_values(cards, block.rules, boards))
+    return values
 
 
 def play_normal_block(block: NormalBlock) -> list[NormalValues]:
@@ -193,7 +226,7 @@ def fixed_point(hands: Sequence[HandValues]) -> tuple[Fraction, tuple[Fraction, 
     value = Fraction(0)
     rounds: list[Fraction] = []
     while True:
-        total, leaving = 0, 0
+        total, leaving = Fraction(0), 0
         for hand in hands:
             if stays(hand, value):
                 total += hand.staying  # type: ignore[operator]
@@ -256,8 +289,9 @@ class FantasyStudy:
     """The fixed point ``V_14``, exactly (for the hands sampled)."""
     rounds: tuple[Fraction, ...]
     """The stay value of each round of the policy iteration, the last the fixed point."""
-    royalties: dict[int, tuple[int, ...]]
-    """Each size's royalties hand by hand, at the fixed point (for pictures)."""
+    royalties: dict[int, tuple[float, ...]]
+    """Each size's royalties (with opponents, and mean score) hand by hand, at the fixed point
+    (for pictures)."""
     normal: NormalSummary | None
 
 
@@ -279,7 +313,7 @@ def size_values(by_size: Mapping[int, Sequence[HandValues]]) -> FantasyStudy:
     v = float(value)
     value_error = math.nan
     sizes: list[SizeValue] = []
-    royalties_by_size: dict[int, tuple[int, ...]] = {}
+    royalties_by_size: dict[int, tuple[float, ...]] = {}
     for size in sorted(by_size):  # 14 first: the others' errors need its error
         hands = by_size[size]
         chosen = [stays(hand, exact) for hand in hands]
@@ -303,7 +337,7 @@ def size_values(by_size: Mapping[int, Sequence[HandValues]]) -> FantasyStudy:
                 size, len(hands), mean, mean_error, share, share_error, size_value, size_error
             )
         )
-        royalties_by_size[size] = tuple(royalties)
+        royalties_by_size[size] = tuple(map(float, royalties))
     return FantasyStudy(tuple(sizes), exact, rounds, royalties_by_size, None)
 
 

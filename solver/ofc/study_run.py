@@ -58,9 +58,10 @@ BlockKey = tuple[str, int, str]
 
 
 def study_key(
-    seed: int, rules: OfcRules, hands: int, size_hands: int, normal_hands: int
+    seed: int, rules: OfcRules, hands: int, size_hands: int, normal_hands: int, opponents: int = 0
 ) -> dict[str, Any]:
-    """What a checkpoint must match: the study, its rules and counts, the program's version."""
+    """What a checkpoint must match: the study, its rules, counts and opponent boards a hand,
+    the program's version."""
     tables = json.dumps([rules.royalties.back, rules.royalties.middle, rules.royalties.front])
     return {
         "study": "ofc fantasyland",
@@ -70,6 +71,7 @@ def study_key(
         "fantasy": rules.fantasy,
         "royalties": hashlib.sha256(tables.encode()).hexdigest()[:32],
         "hands": [hands, size_hands, normal_hands],
+        "opponents": opponents,
         "block": BLOCK,
     }
 
@@ -81,6 +83,7 @@ def run_study(
     *,
     size_hands: int = 0,
     normal_hands: int = 0,
+    opponents: int = 0,
     workers: int = 1,
     scheduler: str | None = None,
     checkpoint: Path | None = None,
@@ -89,7 +92,8 @@ def run_study(
     progress: Progress | None = None,
 ) -> FantasyStudy:
     """The study of ``hands`` 14-card hands, ``size_hands`` of 15, 16 and 17 cards each and
-    ``normal_hands`` normal hands, spread over ``workers`` processes or a Dask ``scheduler``.
+    ``normal_hands`` normal hands, spread over ``workers`` processes or a Dask ``scheduler``;
+    ``opponents`` boards a fantasyland hand add the mean score against them (0: royalties alone).
 
     With ``checkpoint`` every finished block is saved there; ``resume`` reads it first and
     computes only the blocks it lacks (without ``resume`` the file is started afresh).
@@ -105,7 +109,7 @@ def run_study(
     counts = {size: hands if size == SIZES[0] else size_hands for size in SIZES}
     wanted = {(str(size), first): count for size in SIZES for first, count in blocks(counts[size])}
     wanted.update({(NORMAL, first): count for first, count in blocks(normal_hands)})
-    key = study_key(seed, rules, hands, size_hands, normal_hands)
+    key = study_key(seed, rules, hands, size_hands, normal_hands, opponents)
     done: dict[BlockKey, list[Any]] = {}
     if checkpoint is not None and resume and checkpoint.exists():
         done = read_checkpoint(checkpoint, key, wanted)
@@ -117,7 +121,7 @@ def run_study(
             writer.add(block_line(key, part, first, tag, values))
     try:
         fantasy = [
-            FantasyBlock(size, first, count, seed, rules)
+            FantasyBlock(size, first, count, seed, rules, opponents)
             for size in SIZES
             for first, count in blocks(counts[size])
         ]
@@ -198,11 +202,30 @@ def _run(
 
 
 def block_line(key: dict[str, Any], part: str, first: int, tag: str, values: list[Any]) -> str:
-    """The checkpoint line of one block of the study ``key``, with its checksum."""
-    plain = [list(value) for value in values]
+    """The checkpoint line of one block of the study ``key``, with its checksum: a fantasyland
+    hand's values in units of 1/K of a point for K opponent boards (integers)."""
+    scale = _scale(key)
+    plain = [
+        list(value) if part == NORMAL else [_units(item, scale) for item in value]
+        for value in values
+    ]
     check = checksum(_owner(key), _content(part, first, tag, plain))
     record = {"part": part, "first": first, "tag": tag, "values": plain, "check": check}
     return json.dumps(record, separators=(",", ":"))
+
+
+def _scale(key: dict[str, Any]) -> int:
+    """What a fantasyland hand's values are multiplied by in a checkpoint: the boards in a mean."""
+    return max(1, int(key["opponents"]))
+
+
+def _units(value: Fraction | None, scale: int) -> int | None:
+    if value is None:
+        return None
+    units = value * scale
+    if units.denominator != 1:
+        raise ValueError(f"{value} is not a whole number of 1/{scale} points")
+    return int(units)
 
 
 def _owner(key: dict[str, Any]) -> str:
@@ -257,8 +280,9 @@ def read_checkpoint(
             and all(_is_value(part, value) for value in values)
         ):
             found.setdefault((part, first, tag), []).append(values)
+    scale = _scale(key)
     return {
-        block: _typed(block[0], saved[0])
+        block: _typed(block[0], saved[0], scale)
         for block, saved in found.items()
         if all(values == saved[0] for values in saved)
     }
@@ -280,10 +304,13 @@ def _is_value(part: str, value: object) -> bool:
     return type(best) is int and (staying is None or (type(staying) is int and staying <= best))
 
 
-def _typed(part: str, values: list[list[Any]]) -> list[Any]:
+def _typed(part: str, values: list[list[Any]], scale: int) -> list[Any]:
     if part == NORMAL:
         return [NormalValues(*value) for value in values]
-    return [HandValues(*value) for value in values]
+    return [
+        HandValues(Fraction(best, scale), None if staying is None else Fraction(staying, scale))
+        for best, staying in values
+    ]
 
 
 def default_checkpoint(key: dict[str, Any]) -> Path | None:

@@ -15,10 +15,20 @@ from typer.testing import CliRunner
 
 from handsolver.models.cards import InputError, parse_cards
 from handsolver.models.ofc import OfcRules
+from handsolver.models.split import Setting
 from handsolver.solver.cli import app
 from handsolver.solver.ofc import Objective, solve_fantasyland
-from handsolver.solver.ofc.studies import HandValues, dealt_cards, fixed_point, hand_values
+from handsolver.solver.ofc.studies import (
+    FantasyBlock,
+    HandValues,
+    dealt_cards,
+    fixed_point,
+    hand_values,
+    set_fantasy_block,
+    study_boards,
+)
 from tests.solver.test_ofc import best_objectives, royalties_and_stay
+from tests.solver.test_ofc_sampled import mean_against
 
 runner = CliRunner()
 NEVER = Fraction(-1000)  # below every royalty total: a setting that does not count
@@ -30,6 +40,49 @@ def every_setting_values(cards: list[int]) -> HandValues:
     big = Fraction(1000)  # more than any royalty total: staying settings first
     (top,) = best_objectives(cards, royalties_and_stay(big), k=1)
     return HandValues(int(best), int(top - big) if top >= big else None)
+
+
+def every_setting_points(cards: list[int], boards: tuple[Setting, ...]) -> HandValues:
+    """The best royalties and mean score against ``boards`` of any legal setting and of a legal
+    staying one, by enumeration."""
+    (best,) = best_objectives(cards, mean_against(boards, Fraction(0)), k=1)
+    big = Fraction(1000)  # far more than any score: staying settings first
+    (top,) = best_objectives(cards, mean_against(boards, big), k=1)
+    return HandValues(best, top - big if top >= big / 2 else None)
+
+
+@pytest.mark.parametrize(
+    ("hand", "seed", "count"),
+    [
+        ("Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h", 5, 3),  # the best setting stays
+        # The best for royalties stays; against these boards staying costs points.
+        ("Td 9c 7h 4c 6h 4s 9h 8d 4d 9d 6c Jd Ts", 0, 2),
+        ("Qd As Ah 5h 5d 2s Ac 4h Ks 2h Kh 3c 2c", 10, 2),
+        ("7h Jd Ah 5d 4c Jh 4d 8h Jc 3c Ac 5h 4h", 55, 2),  # one board fouled
+        ("Ac Kd Qh Js 9c 8d 7h 6s 4c 3d 2h 2s Tc", 5, 1),  # cannot stay
+    ],
+)
+def test_a_hands_two_values_with_scores_against_every_setting(
+    hand: str, seed: int, count: int
+) -> None:
+    cards = parse_cards(hand)
+    rules = OfcRules()
+    block = FantasyBlock(13, 0, 1, seed, rules, count)
+    boards = study_boards(cards, block, 0)
+    assert len(boards) == count
+    assert hand_values(cards, rules, boards) == every_setting_points(cards, boards)
+
+
+def test_a_blocks_boards_are_the_hands_own() -> None:
+    rules = OfcRules()
+    block = FantasyBlock(14, 0, 2, 7, rules, 3)
+    first, second = (dealt_cards(7, "fantasy", 14, index) for index in range(2))
+    assert set_fantasy_block(block) == [
+        hand_values(first, rules, study_boards(first, block, 0)),
+        hand_values(second, rules, study_boards(second, block, 1)),
+    ]
+    assert study_boards(first, block, 0) != study_boards(first, block, 1)
+    assert study_boards(first, FantasyBlock(14, 0, 2, 7, rules), 0) == ()
 
 
 @pytest.mark.parametrize(
@@ -137,3 +190,30 @@ def test_normal_hands_need_the_larger_sizes() -> None:
         app, ["ofc", "study", "--hands", "4", "--size-hands", "0", "--normal-hands", "2"]
     )
     assert result.exit_code == 2 and "--size-hands" in result.output
+
+
+def test_scores_the_same_with_two_workers_and_after_a_resumed_checkpoint(tmp_path: Path) -> None:
+    path = tmp_path / "study.jsonl"
+    args = ["--hands", "60", "--size-hands", "2", "--opponents", "3"]
+    answer = study_json(*args, "--checkpoint", str(path))
+    assert study_json(*args, "--workers", "2") == answer
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], lines[1]]))  # one block of four kept
+    assert study_json(*args, "--checkpoint", str(path), "--resume") == answer
+    # The value is the fixed point of the points the hands earn against their own boards.
+    rules = OfcRules()
+    value = Fraction(str(answer["stay_value"]))
+    total = Fraction(0)
+    for index in range(60):
+        cards = dealt_cards(3, "fantasy", 14, index)
+        boards = study_boards(cards, FantasyBlock(14, 0, 60, 3, rules, 3), index)
+        objective = Objective(value, boards, mean=True)
+        total += solve_fantasyland(cards, rules, objective).settings[0].objective
+    assert total / 60 == value
+    sizes = answer["sizes"]
+    assert isinstance(sizes, list) and "mean_points" in sizes[0]
+    # Another count of boards is another study.
+    other = runner.invoke(
+        app, ["ofc", "study", "--seed", "3", *args[:-1], "1", "--checkpoint", str(path), "--resume"]
+    )
+    assert other.exit_code == 2 and "is not for this study" in other.output

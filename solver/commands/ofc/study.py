@@ -55,6 +55,18 @@ def study(
             help="Normal hands played by the policy (0 to 1,000,000).",
         ),
     ] = 0,
+    opponents: Annotated[
+        int,
+        typer.Option(
+            "--opponents",
+            metavar="K",
+            min=0,
+            max=1000,
+            help="Value each fantasyland hand by its royalties and mean score against K opponent "
+            "boards (heads-up, dealt from the other cards and played by the policy of ofc play); "
+            "0: royalties alone.",
+        ),
+    ] = 0,
     seed: SeedOption = 0,
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
@@ -85,7 +97,8 @@ def study(
 ) -> None:
     """The value of being in fantasyland with 14 to 17 cards, as a fixed point: the mean
     royalties of the best settings plus the share that stays times the value of staying (14
-    cards), each hand set knowing that value.  With --normal-hands, normal hands played by the
+    cards), each hand set knowing that value; with --opponents K, royalties and the mean score
+    against K sampled opponent boards.  With --normal-hands, normal hands played by the
     policy: fouls, royalties and the fantasyland they earn.  Minutes of work for many hands: a
     progress bar, checkpoints (--resume continues), --workers or --scheduler.
 
@@ -97,7 +110,7 @@ def study(
     others = hands if size_hands is None else size_hands
     with user_errors():
         rules = ofc_rules(royalties, stay_rule, fantasy)
-        key = study_key(seed, rules, hands, others, normal_hands)
+        key = study_key(seed, rules, hands, others, normal_hands, opponents)
         path = checkpoint if checkpoint is not None else default_checkpoint(key)
         if resume and (path is None or not path.exists()):
             raise InputError("--resume: no checkpoint of this study to resume from")
@@ -108,6 +121,7 @@ def study(
                 rules,
                 size_hands=others,
                 normal_hands=normal_hands,
+                opponents=opponents,
                 workers=workers,
                 scheduler=scheduler,
                 checkpoint=path,
@@ -122,6 +136,8 @@ def study(
 
             hint = " (resume with --resume)" if path is not None else ""
             raise Interrupted(f"interrupted{hint}") from None
+    # With opponents a hand earns royalties and a score: "points" names both.
+    points = "points" if opponents else "royalties"
     if plot is not None:
         from handsolver.solver.commands.ofc.plots import fantasy_figure
         from handsolver.solver.commands.plots.figures import save
@@ -132,11 +148,12 @@ def study(
         )
         values = {item.size: (item.value, item.value_stderr) for item in result.sizes}
         with user_errors():
-            save(fantasy_figure(result.royalties, values, title), plot)
+            save(fantasy_figure(result.royalties, values, title, points), plot)
     normal = result.normal
     payload: dict[str, Any] = {
         "hands": hands,
         "size_hands": others,
+        "opponents": opponents,
         "seed": seed,
         "rules": {"stay": stay_rule, "fantasy": fantasy, "royalties": str(royalties or "common")},
         "stay_value": str(result.value),
@@ -144,8 +161,8 @@ def study(
         "sizes": [
             {
                 "cards": item.size,
-                "mean_royalties": round(item.royalties, 6),
-                "royalties_stderr": round(item.royalties_stderr, 6),
+                f"mean_{points}": round(item.royalties, 6),
+                f"{points}_stderr": round(item.royalties_stderr, 6),
                 "share_staying": round(item.share_staying, 6),
                 "share_stderr": round(item.share_stderr, 6),
                 "value": round(item.value, 6),
@@ -171,13 +188,18 @@ def study(
     typer.echo(
         f"{hands:,} random fantasyland hands of 14 cards, {others:,} of 15, 16 and 17 (seed "
         f"{seed}), stay rule {stay_rule}; "
-        f"value of staying by round: {rounds} (a sample: ± 1 standard error)"
+        + (
+            f"royalties and mean score against {opponents:,} opponent boards a hand; "
+            if opponents
+            else ""
+        )
+        + f"value of staying by round: {rounds} (a sample: ± 1 standard error)"
     )
     print_table(
         None,
         [
             Column("cards"),
-            Column("royalties", keep=True),
+            Column(points, keep=True),
             Column("stay", keep=True),
             Column("value of fantasyland", "value", keep=True),
         ],
