@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -36,7 +35,7 @@ from handsolver.solver.paigow.game import (
 )
 from handsolver.solver.paigow.game_tables import setup
 from handsolver.solver.paigow.hand_types import COLUMNS, FULL_DECK, HAND_TYPES, Deck
-from handsolver.solver.saved_files import cache_dir, checksum, read_bounded
+from handsolver.solver.saved_files import LineWriter, cache_dir, checksum, read_bounded
 
 MAX_LINE_BYTES = 64 * 1024
 """More than any line of a checkpoint takes: the header, or a table of 100 rows of 7 counts."""
@@ -97,12 +96,16 @@ def run_game(
         tracked = progress(results, len(jobs), len(done))  # a resumed run starts part done
     # A resumed checkpoint is written anew from what was read, so a bad line goes.
     key = game_key(way, rules, deck, len(jobs))
-    writer = _Writer(checkpoint, key, done, checkpoint_required) if checkpoint is not None else None
+    writer = None
+    if checkpoint is not None:
+        writer = LineWriter(checkpoint, json.dumps(key, separators=(",", ":")), checkpoint_required)
+        for index, table in sorted(done.items()):
+            writer.add(chunk_line(key, index, table))
     try:
         for (index, _job), table in zip(pending, tracked, strict=True):
             done[index] = table
             if writer is not None:
-                writer.add(index, table)
+                writer.add(chunk_line(key, index, table))
     finally:
         if writer is not None:
             writer.close()
@@ -201,61 +204,6 @@ def _chunk_hands(job: GameJob) -> int:
     return sum(
         math.prod(math.comb(4, int(c)) for c in tables.class_counts[index]) for index in job.classes
     )
-
-
-class _Writer:
-    """Writes a checkpoint's lines, each flushed to disk; a checkpoint that is not
-    ``required`` is given up on the first failure (the run goes on without it)."""
-
-    def __init__(
-        self, path: Path, key: dict[str, Any], done: dict[int, list[list[int]]], required: bool
-    ) -> None:
-        self.path, self.key, self.required = path, key, required
-        self.file: Any = None
-        self.chunks = 0
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.file = open(path, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as error:
-            self._failed(error)
-            return
-        self._line(json.dumps(key, separators=(",", ":")))
-        for index, table in sorted(done.items()):
-            self.add(index, table)
-
-    def add(self, index: int, table: list[list[int]]) -> None:
-        if self._line(chunk_line(self.key, index, table)):
-            self.chunks += 1
-
-    def _line(self, text: str) -> bool:
-        if self.file is None:
-            return False
-        try:
-            self.file.write(text + "\n")
-            self.file.flush()
-            os.fsync(self.file.fileno())
-        except OSError as error:
-            self._failed(error)
-            return False
-        return True
-
-    def _failed(self, error: OSError) -> None:
-        """A required checkpoint's failure is an error naming it; another is given up (and
-        removed if it holds no chunk yet)."""
-        self.close()
-        if self.required:
-            reason = error.strerror or str(error)
-            raise InputError(f"cannot write checkpoint {str(self.path)!r}: {reason}") from None
-        if self.chunks == 0 and self.path.is_file():
-            self.path.unlink(missing_ok=True)
-
-    def close(self) -> None:
-        if self.file is not None:
-            file, self.file = self.file, None
-            try:
-                file.close()
-            except OSError as error:
-                self._failed(error)
 
 
 def default_checkpoint(way: HouseWay, rules: Rules, deck: Deck) -> Path | None:

@@ -151,7 +151,7 @@ def test_a_checkpoint_failing_mid_run_is_named(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(fd)
 
-    monkeypatch.setattr(game_run.os, "fsync", full_after_header)
+    monkeypatch.setattr(os, "fsync", full_after_header)
     path = tmp_path / "mine.jsonl"
     with pytest.raises(InputError, match=f"cannot write checkpoint {str(path)!r}: No space left"):
         game_run.run_game(TRUMP_PLAZA, Rules(), DECK, checkpoint=path)
