@@ -17,9 +17,10 @@ False
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from handsolver.models.cards import InputError
 
@@ -75,6 +76,39 @@ def read_bounded(path: Path, limit: int, what: str) -> bytes:
             f"{what} {str(path)!r} is larger than {limit:,} bytes: not one handsolver wrote"
         )
     return data
+
+
+def checkpoint_records(
+    path: Path, key: dict[str, Any], most_bytes: int, mismatch: str
+) -> list[dict[str, Any]]:
+    """The records (JSON objects) after the header of the checkpoint at ``path``, whose header
+    must be ``key``; a line that is not a JSON object (a torn last line) is left out, so its part
+    is computed again.  ``mismatch`` ends the error for a header of another run.
+
+    :raises InputError: the file cannot be read, is larger than ``most_bytes``, or has another
+        header.
+    """
+    try:
+        text = read_bounded(path, most_bytes, "checkpoint").decode("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise InputError(f"cannot read checkpoint {str(path)!r}: {reason}") from None
+    lines = text.split("\n")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError:
+        header = None
+    if header != key:
+        raise InputError(f"checkpoint {str(path)!r} {mismatch}; remove it or run without --resume")
+    records = []
+    for line in lines[1:]:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(record, dict):
+            records.append(record)
+    return records
 
 
 class LineWriter:

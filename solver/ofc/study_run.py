@@ -43,9 +43,9 @@ from handsolver.solver.ofc.studies import (
 from handsolver.solver.saved_files import (
     LineWriter,
     cache_dir,
+    checkpoint_records,
     checksum,
     program_version,
-    read_bounded,
 )
 
 MAX_LINE_BYTES = 64 * BLOCK
@@ -245,31 +245,20 @@ def read_checkpoint(
     :raises InputError: the file is of another study, cannot be read, or is larger than a
         checkpoint of this study can be.
     """
-    try:
-        data = read_bounded(path, (len(wanted) + 1) * MAX_LINE_BYTES, "checkpoint")
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise InputError(f"cannot read checkpoint {str(path)!r}: {reason}") from None
-    lines = text.split("\n")
-    try:
-        header = json.loads(lines[0])
-    except json.JSONDecodeError:
-        header = None
-    if header != key:
-        raise InputError(
-            f"checkpoint {str(path)!r} is not for this study (seed, rules, hands or version "
-            "differ); remove it or run without --resume"
-        )
+    records = checkpoint_records(
+        path,
+        key,
+        (len(wanted) + 1) * MAX_LINE_BYTES,
+        "is not for this study (seed, rules, hands or version differ)",
+    )
     owner = _owner(key)
     found: dict[BlockKey, list[list[Any]]] = {}
-    for line in lines[1:]:
+    for record in records:
         try:
-            record = json.loads(line)
             part, first, tag = record["part"], record["first"], record["tag"]
             values, check = record["values"], record["check"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            continue  # e.g. a torn last line: that block is computed again
+        except (KeyError, TypeError):
+            continue  # a record of another shape: that block is computed again
         if (
             isinstance(part, str)
             and type(first) is int

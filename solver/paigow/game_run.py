@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from handsolver.models.cards import InputError
 from handsolver.models.paigow import DEFAULT_RULES, Rules
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay
 from handsolver.solver.batch import run_batch
@@ -35,7 +34,7 @@ from handsolver.solver.paigow.game import (
 )
 from handsolver.solver.paigow.game_tables import setup
 from handsolver.solver.paigow.hand_types import COLUMNS, FULL_DECK, HAND_TYPES, Deck
-from handsolver.solver.saved_files import LineWriter, cache_dir, checksum, read_bounded
+from handsolver.solver.saved_files import LineWriter, cache_dir, checkpoint_records, checksum
 
 MAX_LINE_BYTES = 64 * 1024
 """More than any line of a checkpoint takes: the header, or a table of 100 rows of 7 counts."""
@@ -135,30 +134,19 @@ def read_checkpoint(path: Path, jobs: list[GameJob]) -> dict[int, list[list[int]
     """
     way, rules, deck = jobs[0].way, jobs[0].rules, jobs[0].deck
     key = game_key(way, rules, deck, len(jobs))
-    try:
-        data = read_bounded(path, (len(jobs) + 1) * MAX_LINE_BYTES, "checkpoint")
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise InputError(f"cannot read checkpoint {str(path)!r}: {reason}") from None
-    lines = text.split("\n")
-    try:
-        header = json.loads(lines[0])
-    except json.JSONDecodeError:
-        header = None
-    if header != key:
-        raise InputError(
-            f"checkpoint {str(path)!r} is not for this game (house way, rules, deck or"
-            " version differ); remove it or run without --resume"
-        )
+    records = checkpoint_records(
+        path,
+        key,
+        (len(jobs) + 1) * MAX_LINE_BYTES,
+        "is not for this game (house way, rules, deck or version differ)",
+    )
     owner = _owner(key)
     found: dict[int, list[list[list[int]]]] = {}
-    for line in lines[1:]:
+    for record in records:
         try:
-            record = json.loads(line)
             index, table, check = record["chunk"], record["table"], record["check"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            continue  # e.g. a torn last line: that chunk is counted again
+        except (KeyError, TypeError):
+            continue  # a record of another shape: that chunk is counted again
         if (
             type(index) is int
             and 0 <= index < len(jobs)
