@@ -98,7 +98,7 @@ class CompiledSearch(GameSearch):
         most_moves = max(len(mine.leads) for mine in self.plays) + 1
         self._stack = (
             np.zeros((frames, players), dtype=np.int64),
-            np.zeros((frames, 8), dtype=np.int64),
+            np.zeros((frames, 9), dtype=np.int64),
             np.zeros((frames, most_moves), dtype=np.int64),
         )
         self._ctl = np.zeros(6, dtype=np.int64)

@@ -1,6 +1,7 @@
 """The compiled AND-OR search behind :class:`~handsolver.solver.big2.game_compiled.CompiledSearch`:
 the same search as :class:`~handsolver.solver.big2.game_search.GameSearch`, over numpy arrays,
-compiled by numba.
+compiled by numba.  Its table keys lower the play to beat as the Python search's do
+(:meth:`~handsolver.solver.big2.game_search.GameSearch.key_of`, :func:`_beat_floor`).
 
 Imported only when a search runs (numba takes a while to load), never by a command at start.
 
@@ -111,14 +112,51 @@ def _slot_for(t_key1, t_key2, t_lo, t_hi, key1, key2):  # type: ignore[no-untype
     return slot
 
 
-# st_info columns: one frame of the stack.
-MOVER, CODE, RANK, BY, PASSED, DEPTH, NMOVES, NEXT = range(8)
+# st_info columns: one frame of the stack (FLOOR: the play to beat's rank in the table key).
+MOVER, CODE, RANK, BY, PASSED, DEPTH, NMOVES, NEXT, FLOOR = range(9)
+
+
+@njit(cache=True)
+def _beat_floor(st_hands, st_info, sp, params, pmask, prank, bstart, bend):  # type: ignore[no-untyped-def]
+    """The play to beat's rank as the table keeps it (:meth:`GameSearch.key_of`): the rank of
+    the strongest play of its size at or below it held by a player who may still reply (0 for
+    none), a deuce or above never below the lowest deuce."""
+    code = st_info[sp, CODE]
+    rank = st_info[sp, RANK]
+    if code == 0:
+        return rank
+    by = st_info[sp, BY]
+    passed = st_info[sp, PASSED]
+    floor = 0
+    if code == 1 and rank >= params[DEUCE_RANK]:
+        floor = params[DEUCE_RANK]
+    for p in range(params[PLAYERS]):
+        if p == by or passed >> p & 1:
+            continue
+        hand = st_hands[sp, p]
+        low, high = bstart[p, code], bend[p, code]
+        # The first of the player's plays of this size above the play to beat.
+        while low < high:
+            middle = (low + high) // 2
+            if prank[p, middle] > rank:
+                high = middle
+            else:
+                low = middle + 1
+        for i in range(low - 1, bstart[p, code] - 1, -1):
+            if prank[p, i] <= floor:
+                break
+            mask = pmask[p, i]
+            if mask & hand == mask:
+                floor = prank[p, i]
+                break
+    return floor
 
 
 @njit(cache=True, inline="always")
-def _keys(st_hands, st_info, sp, offsets, players, target, mode):  # type: ignore[no-untyped-def]
-    """The frame's state as two table keys: every hand, then the rest with the target and
-    which search the value belongs to."""
+def _keys(st_hands, st_info, sp, offsets, players, target, mode, floor):  # type: ignore[no-untyped-def]
+    """The frame's state as two table keys: every hand, then the rest (with the play to beat's
+    rank as ``floor``, from :func:`_beat_floor`) with the target and which search the value
+    belongs to."""
     key1 = 0
     for p in range(players):
         key1 |= st_hands[sp, p] << offsets[p]
@@ -127,7 +165,7 @@ def _keys(st_hands, st_info, sp, offsets, players, target, mode):  # type: ignor
         | (st_info[sp, BY] + 1) << 2
         | st_info[sp, PASSED] << 5
         | st_info[sp, CODE] << 9
-        | st_info[sp, RANK] << 12
+        | floor << 12
         | target << 30
         | mode << 32
     )
@@ -394,7 +432,9 @@ def search(  # type: ignore[no-untyped-def]
         mine = 1 if mover == target else 0
         resolved = -1
         if phase == ENTER:
-            key1, key2 = _keys(st_hands, st_info, sp, offsets, players, target, mode)
+            floor = _beat_floor(st_hands, st_info, sp, params, pmask, prank, bstart, bend)
+            st_info[sp, FLOOR] = floor
+            key1, key2 = _keys(st_hands, st_info, sp, offsets, players, target, mode, floor)
             known = -1
             if mode == WINS:
                 slot = _find(t_key1, t_key2, key1, key2)
@@ -503,7 +543,9 @@ def search(  # type: ignore[no-untyped-def]
                 sp += 1
                 phase = ENTER
                 continue
-        key1, key2 = _keys(st_hands, st_info, sp, offsets, players, target, mode)
+        key1, key2 = _keys(
+            st_hands, st_info, sp, offsets, players, target, mode, st_info[sp, FLOOR]
+        )
         slot = _slot_for(t_key1, t_key2, t_lo, t_hi, key1, key2)
         if mode == WINS:
             t_hi[slot] = resolved

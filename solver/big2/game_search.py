@@ -10,7 +10,9 @@ else's are AND nodes (the others play as one side).  What makes it fast enough:
   a player's plays are the listed ones inside the current hand (one AND per play), and the
   replies to a play are the listed ones above its strength (a bisection);
 * a transposition table per target player maps a state to its proven value (the game has no
-  cycles: every trick ends after one round of passes, so values are exact);
+  cycles: every trick ends after one round of passes, so values are exact); the table's key
+  lowers the play to beat to the strongest play still held at or below it
+  (:meth:`GameSearch.key_of`), so that trick states that allow the same replies share one entry;
 * a play that empties the mover's hand is tried first, then the plays that leave the hand
   the fewest plays to empty it (the fewest-plays engine, kept per hand), larger plays and then
   lower ones first among equals, passing last;
@@ -177,6 +179,49 @@ class GameSearch:
             return (hands, by, 0, 0, -1, 0)
         return (hands, nxt, size, strength, by, passed)
 
+    def key_of(self, state: State) -> State:
+        """The state as a table key: the play to beat's strength lowered to the strongest
+        play of its size, at or below it, that a player who may still reply holds (-1 for
+        none); a single of a deuce or above is never lowered below the lowest deuce.
+
+        Sound because two such states allow the same replies in this trick, move for move:
+        the players who may reply are those who have not passed and did not make the play
+        to beat (the trick ends when the turn comes back to them), their hands only shrink
+        until somebody beats the play, and from then on the two states coincide.  A bomb
+        answers only a deuce or above, which the floor at the lowest deuce keeps apart.
+
+        >>> from handsolver.models.big2 import parse_rules
+        >>> from handsolver.models.cards import mask_of, parse_cards
+        >>> hands = (mask_of(parse_cards("3d 9c")), mask_of(parse_cards("5c 7h")))
+        >>> search = GameSearch(hands, parse_rules("seed"))
+        >>> nine = search.plays[0].strengths[mask_of(parse_cards("9c"))]
+        >>> # Player 0 to beat player 1's single, the highest ace: the 9c is the strongest
+        >>> # single at or below it that may reply (the 7h is player 1's own).
+        >>> search.key_of((hands, 0, 1, DEUCE_KEY - 1, 1, 0))[3] == nine
+        True
+        """
+        hands, mover, size, strength, by, passed = state
+        if not size:
+            return state
+        floor = DEUCE_KEY if size == 1 and strength >= DEUCE_KEY else -1
+        for player in range(self.players):
+            if player == by or passed >> player & 1:
+                continue
+            listed = self.plays[player].by_size.get(size)
+            if listed is None:
+                continue
+            strengths, masks = listed
+            hand = hands[player]
+            for index in range(bisect_right(strengths, strength) - 1, -1, -1):
+                if strengths[index] <= floor:
+                    break
+                if masks[index] & hand == masks[index]:
+                    floor = strengths[index]
+                    break
+        if floor == strength:
+            return state
+        return (hands, mover, size, floor, by, passed)
+
     # -- bounds --------------------------------------------------------------------------
 
     def _best_reply_strength(self, hand: CardSet, player: int, size: int) -> int:
@@ -264,17 +309,19 @@ class GameSearch:
         """
         table = self._tables.setdefault(target, {})
         moves, after, sure_out, count = self.moves, self.after, self.sure_out, self._count_node
+        key_of = self.key_of
         limit = self.table_size
 
         def win(state: State) -> bool:
-            known = table.get(state)
+            key = key_of(state)
+            known = table.get(key)
             if known is not None:
                 return known
             count()
             hands, mover, size = state[0], state[1], state[2]
             mine = mover == target
             if size == 0 and sure_out(hands, mover):
-                table[state] = mine
+                table[key] = mine
                 return mine
             result = not mine
             for move in moves(state):
@@ -285,7 +332,7 @@ class GameSearch:
                     break
             if len(table) >= limit:
                 table.clear()
-            table[state] = result
+            table[key] = result
             return result
 
         return win(state)
@@ -317,6 +364,7 @@ class GameSearch:
         """
         table = self._within_tables.setdefault(target, {})
         moves, after, count, least = self.moves, self.after, self._count_node, self.least_plies
+        key_of = self.key_of
         limit = self.table_size
         # Where the target cannot force going out at all, it cannot within any bound either.
         proven = self._tables.get(target, {})
@@ -326,16 +374,13 @@ class GameSearch:
         def within(state: State, depth: int) -> bool:
             if depth <= 0:
                 return False
-            too_few, enough = table.get(state, (0, 1 << 30))
+            key = key_of(state)
+            too_few, enough = table.get(key, (0, 1 << 30))
             if depth <= too_few:
                 return False
             if depth >= enough:
                 return True
-            if (
-                least(state, target) > depth
-                or proven.get(state) is False
-                or rival.get(state) is True
-            ):
+            if least(state, target) > depth or proven.get(key) is False or rival.get(key) is True:
                 return False
             count()
             mine = state[1] == target
@@ -352,9 +397,9 @@ class GameSearch:
             if len(table) >= limit:
                 table.clear()
             if result:
-                table[state] = (too_few, min(enough, depth))
+                table[key] = (too_few, min(enough, depth))
             else:
-                table[state] = (max(too_few, depth), enough)
+                table[key] = (max(too_few, depth), enough)
             return result
 
         return within(state, plies)
