@@ -116,6 +116,19 @@ def _slot_for(t_key1, t_key2, t_lo, t_hi, key1, key2):  # type: ignore[no-untype
 MOVER, CODE, RANK, BY, PASSED, DEPTH, NMOVES, NEXT, FLOOR = range(9)
 
 
+@njit(cache=True, inline="always")
+def _first_above(prank, p, low, high, rank):  # type: ignore[no-untyped-def]
+    """The index of player ``p``'s first play in ``low:high`` (one size, weakest first) that is
+    ranked above ``rank`` (``high`` for none)."""
+    while low < high:
+        middle = (low + high) // 2
+        if prank[p, middle] > rank:
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
 @njit(cache=True)
 def _beat_floor(st_hands, st_info, sp, params, pmask, prank, bstart, bend):  # type: ignore[no-untyped-def]
     """The play to beat's rank as the table keeps it (:meth:`GameSearch.key_of`): the rank of
@@ -134,14 +147,7 @@ def _beat_floor(st_hands, st_info, sp, params, pmask, prank, bstart, bend):  # t
         if p == by or passed >> p & 1:
             continue
         hand = st_hands[sp, p]
-        low, high = bstart[p, code], bend[p, code]
-        # The first of the player's plays of this size above the play to beat.
-        while low < high:
-            middle = (low + high) // 2
-            if prank[p, middle] > rank:
-                high = middle
-            else:
-                low = middle + 1
+        low = _first_above(prank, p, bstart[p, code], bend[p, code], rank)
         for i in range(low - 1, bstart[p, code] - 1, -1):
             if prank[p, i] <= floor:
                 break
@@ -291,13 +297,7 @@ def _list_moves(  # type: ignore[no-untyped-def]
                 keys[n] = row[hand ^ mask] * 8 + 6 - pcode[mover, i]
                 n += 1
     else:
-        low, high = bstart[mover, code], bend[mover, code]
-        while low < high:
-            middle = (low + high) // 2
-            if prank[mover, middle] > rank:
-                high = middle
-            else:
-                low = middle + 1
+        low = _first_above(prank, mover, bstart[mover, code], bend[mover, code], rank)
         for i in range(low, bend[mover, code]):
             mask = pmask[mover, i]
             if mask & hand == mask:
