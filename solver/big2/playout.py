@@ -39,7 +39,7 @@ Two policies choose the moves:
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
 from handsolver.models.big2 import iter_legal_plays
@@ -107,19 +107,17 @@ def hand_plays(hand: CardSet, rules: Rules) -> HandPlays:
     return HandPlays(hand, rules)
 
 
-def _beating(mine: HandPlays, hand: CardSet, size: int, strength: int) -> list[PlayTuple]:
+def _iter_beating(mine: HandPlays, hand: CardSet, size: int, strength: int) -> Iterator[PlayTuple]:
     """The plays inside ``hand`` that beat (size, strength), lowest first, bombs last."""
-    out: list[PlayTuple] = []
     listed = mine.replies.get(size)
     if listed is not None:
         strengths, plays = listed
         for index in range(bisect_right(strengths, strength), len(plays)):
             play = plays[index]
             if play[0] & hand == play[0]:
-                out.append(play)
+                yield play
     if mine.bombs and size == 1 and strength >= _DEUCE_KEY:
-        out.extend(play for play in mine.bombs if play[0] & hand == play[0])
-    return out
+        yield from (play for play in mine.bombs if play[0] & hand == play[0])
 
 
 def greedy_choice(
@@ -132,8 +130,7 @@ def greedy_choice(
             if mask & hand == mask and mask & must == must:
                 return play
         raise AssertionError("a hand always has a lead")
-    beating = _beating(mine, hand, size, strength)
-    return beating[0] if beating else None
+    return next(_iter_beating(mine, hand, size, strength), None)
 
 
 def _keeps_groups(mask: CardSet, hand: CardSet) -> bool:
@@ -163,7 +160,7 @@ def shed_choice(
             if _keeps_groups(play[0], hand) and not (play[1] == 1 and play[2] >= _DEUCE_KEY):
                 return play
         return leads[0]
-    beating = _beating(mine, hand, size, strength)
+    beating = list(_iter_beating(mine, hand, size, strength))
     if not beating:
         return None
     for play in beating:
@@ -199,10 +196,16 @@ def play_out(
     final).  ``plays[seat]`` lists that seat's plays (of its hand now, or of any hand holding
     it)."""
     hands = list(hands)
+    # Cards in each hand, kept as the hands change: the fewest an opponent holds is asked
+    # every turn.
+    counts = [hand.bit_count() for hand in hands]
     players = len(hands)
     pass_final = rules.pass_final
     while True:
-        danger = min(hand.bit_count() for seat, hand in enumerate(hands) if seat != mover)
+        own = counts[mover]
+        counts[mover] = 64  # more than any hand holds
+        danger = min(counts)
+        counts[mover] = own
         move = policies[mover](plays[mover], hands[mover], size, strength, danger, 0)
         if move is None:
             if pass_final:
@@ -219,6 +222,7 @@ def play_out(
         if not rest:
             return mover
         hands[mover] = rest
+        counts[mover] = rest.bit_count()
         nxt = (mover + 1) % players
         while passed >> nxt & 1:
             nxt = (nxt + 1) % players
