@@ -292,7 +292,7 @@ def score_deal(
     two_players = len(hands) == 2
     root = root_state(check_position(_position(hands, view), rules), rules)
     plays = [hand_plays(hand, rules) for hand in hands]
-    policies = [greedy_choice] * len(hands)
+    policies: list[Policy] = [greedy_choice] * len(hands)
     out = []
     for move, verdict in zip(moves, verdicts, strict=True):
         if verdict or (verdict is False and two_players):
