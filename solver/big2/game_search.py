@@ -33,13 +33,9 @@ from handsolver.models.big2 import Play, PlayKind, iter_legal_plays
 from handsolver.models.big2_order import BOMB_KINDS, play_strength
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
+from handsolver.solver.big2.playout import DEUCE_KEY, State, after
 from handsolver.solver.big2.search import optimal_five_sets
 
-#: (hands, to move, size of the play to beat or 0 for a free lead, its strength, who made it
-#: or -1, the players who passed as bits).
-State = tuple[tuple[CardSet, ...], int, int, int, int, int]
-# A single's strength is its card key: the twos are the keys from 48 up.
-DEUCE_KEY = 48
 _CHECK_EVERY = 1024
 
 
@@ -155,29 +151,9 @@ class GameSearch:
         return out
 
     def after(self, state: State, move: tuple[CardSet, int, int]) -> State | int:
-        """The state after ``move``, or the mover's number when the move empties the hand."""
-        hands, mover, size, strength, by, passed = state
-        mask, play_size, play_strength_ = move
-        players = self.players
-        if mask:
-            rest = hands[mover] ^ mask
-            if not rest:
-                return mover
-            hands = (*hands[:mover], rest, *hands[mover + 1 :])
-            nxt = (mover + 1) % players
-            while passed >> nxt & 1:
-                nxt = (nxt + 1) % players
-            if nxt == mover:
-                return (hands, mover, 0, 0, -1, 0)
-            return (hands, nxt, play_size, play_strength_, mover, passed)
-        if self.rules.pass_final:
-            passed |= 1 << mover
-        nxt = (mover + 1) % players
-        while passed >> nxt & 1:
-            nxt = (nxt + 1) % players
-        if nxt == by:
-            return (hands, by, 0, 0, -1, 0)
-        return (hands, nxt, size, strength, by, passed)
+        """The state after ``move`` (``(0, 0, 0)`` for a pass), or the mover's number when the
+        move empties the hand."""
+        return after(state, move if move[0] else None, self.rules)
 
     def key_of(self, state: State) -> State:
         """The state as a table key: the play to beat's strength lowered to the strongest

@@ -50,6 +50,7 @@ from handsolver.models.cards import CardSet
 __all__ = [
     "BREAK_AT",
     "DANGER_AT",
+    "DEUCE_KEY",
     "HandPlays",
     "Policy",
     "State",
@@ -69,7 +70,7 @@ pass."""
 BREAK_AT = 4
 DANGER_AT = 2
 # A single's strength is its card key: the twos are the keys from 48 up.
-_DEUCE_KEY = 48
+DEUCE_KEY = 48
 _NIBBLE = 15
 
 
@@ -116,7 +117,7 @@ def _iter_beating(mine: HandPlays, hand: CardSet, size: int, strength: int) -> I
             play = plays[index]
             if play[0] & hand == play[0]:
                 yield play
-    if mine.bombs and size == 1 and strength >= _DEUCE_KEY:
+    if mine.bombs and size == 1 and strength >= DEUCE_KEY:
         yield from (play for play in mine.bombs if play[0] & hand == play[0])
 
 
@@ -157,7 +158,7 @@ def shed_choice(
         if danger == 1:
             return leads[0] if leads[0][1] > 1 else leads[-1]
         for play in leads:
-            if _keeps_groups(play[0], hand) and not (play[1] == 1 and play[2] >= _DEUCE_KEY):
+            if _keeps_groups(play[0], hand) and not (play[1] == 1 and play[2] >= DEUCE_KEY):
                 return play
         return leads[0]
     beating = list(_iter_beating(mine, hand, size, strength))
@@ -172,7 +173,7 @@ def shed_choice(
     short = hand.bit_count() <= BREAK_AT or danger <= DANGER_AT
     for play in beating:
         if play[1] == 5 or _keeps_groups(play[0], hand):
-            if play[1] <= 2 and play[2] >= _DEUCE_KEY and not short:
+            if play[1] <= 2 and play[2] >= DEUCE_KEY and not short:
                 return None
             return play
     return beating[0] if short else None
