@@ -34,7 +34,8 @@ from typing import Literal
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name, cards_of
-from handsolver.solver.big2.game_search import GameSearch, OutOfBudget, State, play_of
+from handsolver.solver.big2.game_search import GameSearch, OutOfBudget, play_of
+from handsolver.solver.big2.playout import State
 
 __all__ = [
     "GameResult",

@@ -19,13 +19,8 @@ import numpy as np
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet, cards_of
 from handsolver.solver.big2 import game_kernel as kernel
-from handsolver.solver.big2.game_search import (
-    DEUCE_KEY,
-    GameSearch,
-    OutOfBudget,
-    PlayerPlays,
-    State,
-)
+from handsolver.solver.big2.game_search import GameSearch, OutOfBudget, PlayerPlays
+from handsolver.solver.big2.playout import DEUCE_KEY, State
 
 #: The most cards a hand may hold for the compiled search: the fewest plays of every part of
 #: a hand are kept in an array of 2**cards entries.

@@ -12,7 +12,8 @@ from handsolver.models.big2 import Play
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import cards_of, mask_of, parse_cards
 from handsolver.solver.big2.game import Position, check_position, root_state
-from handsolver.solver.big2.game_search import DEUCE_KEY, GameSearch
+from handsolver.solver.big2.game_search import GameSearch
+from handsolver.solver.big2.playout import DEUCE_KEY
 from tests.big2_minimax import minimax_answer, plays_in, random_position
 from tests.solver.test_big2_game import RULE_CASES
 
