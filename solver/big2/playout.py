@@ -179,6 +179,14 @@ def shed_choice(
     return beating[0] if short else None
 
 
+def _next_seat(seat: int, passed: int, players: int) -> int:
+    """The seat after ``seat`` that is still in the trick (``passed``: the seats out, as bits)."""
+    seat = (seat + 1) % players
+    while passed >> seat & 1:
+        seat = (seat + 1) % players
+    return seat
+
+
 def play_out(
     plays: Sequence[HandPlays],
     hands: Sequence[CardSet],
@@ -211,9 +219,7 @@ def play_out(
         if move is None:
             if pass_final:
                 passed |= 1 << mover
-            nxt = (mover + 1) % players
-            while passed >> nxt & 1:
-                nxt = (nxt + 1) % players
+            nxt = _next_seat(mover, passed, players)
             if nxt == by:
                 size = strength = passed = 0
                 by = -1
@@ -224,9 +230,7 @@ def play_out(
             return mover
         hands[mover] = rest
         counts[mover] = rest.bit_count()
-        nxt = (mover + 1) % players
-        while passed >> nxt & 1:
-            nxt = (nxt + 1) % players
+        nxt = _next_seat(mover, passed, players)
         if nxt == mover:
             size = strength = passed = 0
             by = -1
@@ -250,17 +254,13 @@ def after(state: State, move: PlayTuple | None, rules: Rules) -> State | int:
         if not rest:
             return mover
         hands = (*hands[:mover], rest, *hands[mover + 1 :])
-        nxt = (mover + 1) % players
-        while passed >> nxt & 1:
-            nxt = (nxt + 1) % players
+        nxt = _next_seat(mover, passed, players)
         if nxt == mover:
             return (hands, mover, 0, 0, -1, 0)
         return (hands, nxt, move[1], move[2], mover, passed)
     if rules.pass_final:
         passed |= 1 << mover
-    nxt = (mover + 1) % players
-    while passed >> nxt & 1:
-        nxt = (nxt + 1) % players
+    nxt = _next_seat(mover, passed, players)
     if nxt == by:
         return (hands, by, 0, 0, -1, 0)
     return (hands, nxt, size, strength, by, passed)
