@@ -111,7 +111,8 @@ def main() -> None:
     table = TABLE_ADVICE
     print(
         f"advise in tournaments: {table.samples} samples, {table.max_nodes} nodes a move, "
-        f"deals searched at most {table.solve_cards} cards in hand\n",
+        f"deals searched at most {table.solve_cards} cards in hand, a line search of "
+        f"{table.line_nodes} turns a move, turns read: {'yes' if table.reading else 'no'}\n",
         flush=True,
     )
     if "openings" in parts:

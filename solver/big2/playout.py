@@ -55,9 +55,11 @@ __all__ = [
     "Policy",
     "State",
     "after",
+    "beating_plays",
     "greedy_choice",
     "hand_plays",
     "play_out",
+    "play_until",
     "shed_choice",
 ]
 
@@ -108,7 +110,7 @@ def hand_plays(hand: CardSet, rules: Rules) -> HandPlays:
     return HandPlays(hand, rules)
 
 
-def _iter_beating(mine: HandPlays, hand: CardSet, size: int, strength: int) -> Iterator[PlayTuple]:
+def beating_plays(mine: HandPlays, hand: CardSet, size: int, strength: int) -> Iterator[PlayTuple]:
     """The plays inside ``hand`` that beat (size, strength), lowest first, bombs last."""
     listed = mine.replies.get(size)
     if listed is not None:
@@ -131,7 +133,14 @@ def greedy_choice(
             if mask & hand == mask and mask & must == must:
                 return play
         raise AssertionError("a hand always has a lead")
-    return next(_iter_beating(mine, hand, size, strength), None)
+    listed = mine.replies.get(size)
+    if listed is not None:
+        strengths, plays = listed
+        for index in range(bisect_right(strengths, strength), len(plays)):
+            play = plays[index]
+            if play[0] & hand == play[0]:
+                return play
+    return next(beating_plays(mine, hand, size, strength), None) if mine.bombs else None
 
 
 def _keeps_groups(mask: CardSet, hand: CardSet) -> bool:
@@ -161,7 +170,7 @@ def shed_choice(
             if _keeps_groups(play[0], hand) and not (play[1] == 1 and play[2] >= DEUCE_KEY):
                 return play
         return leads[0]
-    beating = list(_iter_beating(mine, hand, size, strength))
+    beating = list(beating_plays(mine, hand, size, strength))
     if not beating:
         return None
     for play in beating:
@@ -187,6 +196,11 @@ def _next_seat(seat: int, passed: int, players: int) -> int:
     return seat
 
 
+State = tuple[tuple[CardSet, ...], int, int, int, int, int]
+"""(hands, seat to move, size and strength of the play to beat (size 0 on a lead), the seat
+that made it or -1, the seats out of the trick as bits)."""
+
+
 def play_out(
     plays: Sequence[HandPlays],
     hands: Sequence[CardSet],
@@ -199,23 +213,44 @@ def play_out(
     policies: Sequence[Policy],
 ) -> int:
     """The seat that goes out first when each seat plays its policy of ``policies`` from this
-    state: the hands,
-    the seat to move, the play to beat as size and strength (size 0 for a free lead), the seat
-    that made it (-1 on a lead) and the seats out of the trick as bits (where passes are
-    final).  ``plays[seat]`` lists that seat's plays (of its hand now, or of any hand holding
-    it)."""
+    state: the hands, the seat to move, the play to beat as size and strength (size 0 for a
+    free lead), the seat that made it (-1 on a lead) and the seats out of the trick as bits
+    (where passes are final).  ``plays[seat]`` lists that seat's plays (of its hand now, or of
+    any hand holding it)."""
+    winner = play_until(plays, hands, mover, size, strength, by, passed, rules, policies, -1)
+    assert isinstance(winner, int)
+    return winner
+
+
+def play_until(
+    plays: Sequence[HandPlays],
+    hands: Sequence[CardSet],
+    mover: int,
+    size: int,
+    strength: int,
+    by: int,
+    passed: int,
+    rules: Rules,
+    policies: Sequence[Policy],
+    until: int,
+) -> State | int:
+    """As :func:`play_out`, but stopping when seat ``until`` is to move: the state then, or
+    the seat that went out first before that."""
     hands = list(hands)
     # Cards in each hand, kept as the hands change: the fewest an opponent holds is asked
     # every turn.
     counts = [hand.bit_count() for hand in hands]
     players = len(hands)
     pass_final = rules.pass_final
-    while True:
-        own = counts[mover]
-        counts[mover] = 64  # more than any hand holds
-        danger = min(counts)
-        counts[mover] = own
-        move = policies[mover](plays[mover], hands[mover], size, strength, danger, 0)
+    while mover != until:
+        policy = policies[mover]
+        danger = 0
+        if policy is not greedy_choice:  # the one policy blind to the others' counts
+            own = counts[mover]
+            counts[mover] = 64  # more than any hand holds
+            danger = min(counts)
+            counts[mover] = own
+        move = policy(plays[mover], hands[mover], size, strength, danger, 0)
         if move is None:
             if pass_final:
                 passed |= 1 << mover
@@ -237,11 +272,7 @@ def play_out(
         else:
             size, strength, by = move[1], move[2], mover
             mover = nxt
-
-
-State = tuple[tuple[CardSet, ...], int, int, int, int, int]
-"""(hands, seat to move, size and strength of the play to beat (size 0 on a lead), the seat
-that made it or -1, the seats out of the trick as bits)."""
+    return (tuple(hands), mover, size, strength, by, passed)
 
 
 def after(state: State, move: PlayTuple | None, rules: Rules) -> State | int:

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from handsolver.models.big2 import SEED_RULES, Play, play_kind
 from handsolver.models.cards import InputError, mask_of, parse_cards
-from handsolver.solver.big2.advise import AdviceSettings, advise, known_undealt
+from handsolver.solver.big2.advise import LINE_MOVES, AdviceSettings, advise, known_undealt
 from handsolver.solver.big2.game import Position, solve_position
 from handsolver.solver.big2.sampling import (
     FULL_DECK,
@@ -28,6 +28,7 @@ from handsolver.solver.big2.sampling import (
 from handsolver.solver.big2.strategies import greedy_move, shed_move
 from handsolver.solver.big2.table import Move, Table, TableView
 from handsolver.solver.cli import app
+from tests.big2_lines import greedy_line_wins
 
 runner = CliRunner()
 
@@ -214,7 +215,8 @@ def played_on(table: Table, seat: int, mine: Callable[[TableView], Move]) -> int
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_unsearched_deals_are_played_out_shed_or_greedy_against_greedy(players: int) -> None:
-    """With no search, a move's share is its wins over the sampled deals played on at the table,
+    """With no search (and no reading of turns), a move's share is its wins over the sampled
+    deals played on at the table,
     the others by greedy and the player by the shed policy or else by greedy (a win with
     either counts)."""
     rng = random.Random(players)
@@ -227,7 +229,9 @@ def test_unsearched_deals_are_played_out_shed_or_greedy_against_greedy(players: 
                 break
             table = nxt
         view = table.view()
-        settings = AdviceSettings(samples=5, solve_cards=0, seed=rng.randrange(100))
+        settings = AdviceSettings(
+            samples=5, solve_cards=0, seed=rng.randrange(100), line_nodes=0, reading=False
+        )
         advice = advise(view, settings)
         opponents = [(view.seat + step) % players for step in range(1, players)]
         pool = unseen_cards(view.hand, view.played) & ~known_undealt(view)
@@ -256,3 +260,44 @@ def test_four_players_hold_every_card() -> None:
     view = replace(view, counts=(13, 13, 13, 13), start=True)
     with pytest.raises(InputError, match="3d, the lowest card"):
         advise(view)
+
+
+def test_line_search_wins_where_some_line_of_the_player_does() -> None:
+    """With the line search unbounded, a move scores 1 in a sampled deal exactly where some
+    line of the player's own goes out first against greedy (a brute force at the table), in
+    positions small enough to try every line and with no more moves than are searched."""
+    rng = random.Random(8)
+    checked = 0
+    while checked < 12:
+        players = rng.choice([2, 3])
+        deck = rng.sample(range(52), 52)
+        size = rng.randint(3, 5)
+        table = Table.deal(tuple(mask_of(deck[s * size : (s + 1) * size]) for s in range(players)))
+        for _ in range(rng.randint(1, 3)):
+            nxt = table.after(rng.choice(table.view().legal_moves()))
+            if nxt.winner is not None:
+                break
+            table = nxt
+        view = table.view()
+        if table.winner is not None or len(view.legal_moves()) > LINE_MOVES:
+            continue
+        settings = AdviceSettings(
+            samples=3, solve_cards=0, seed=checked, line_nodes=10**6, reading=False
+        )
+        advice = advise(view, settings)
+        opponents = [(view.seat + step) % players for step in range(1, players)]
+        pool = unseen_cards(view.hand, view.played) & ~known_undealt(view)
+        counts = tuple(view.counts[seat] for seat in opponents)
+        wins: Counter[int] = Counter()
+        for deal in sample_hands(pool, counts, samples=3, seed=settings.seed):
+            hands = list(table.hands)
+            for seat, hand in zip(opponents, deal, strict=True):
+                hands[seat] = hand
+            dealt = replace(table, hands=tuple(hands))
+            for move in view.legal_moves():
+                wins[0 if move is None else move.mask] += greedy_line_wins(
+                    dealt.after(move), view.seat
+                )
+        got = {0 if m.play is None else m.play.mask: m.share for m in advice.moves}
+        assert got == {mask: Fraction(won, advice.samples) for mask, won in wins.items()}
+        checked += 1

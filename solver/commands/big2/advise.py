@@ -11,6 +11,7 @@ import typer
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.cards import CardSet, InputError, Notation, mask_of, notation_of, parse_cards
 from handsolver.solver.big2.advise import (
+    DEFAULT_LINE_NODES,
     DEFAULT_NODES,
     DEFAULT_SAMPLES,
     DEFAULT_SOLVE_CARDS,
@@ -83,11 +84,42 @@ SolveCardsOption = Annotated[
 ]
 
 
+LineNodesOption = Annotated[
+    int,
+    typer.Option(
+        "--line-nodes",
+        min=0,
+        max=10**6,
+        help="Where both playouts of a move lose, search the player's own lines against "
+        "greedy replies for up to this many of its turns (0: no search).",
+        rich_help_panel=_PANEL,
+    ),
+]
+ReadingOption = Annotated[
+    bool,
+    typer.Option(
+        "--reading/--no-reading",
+        help="Read the opponents' turns as the conventional program's (a pass on a single: "
+        "no higher single) when dealing the unseen cards, for each opponent whose turns agree "
+        "with it.",
+        rich_help_panel=_PANEL,
+    ),
+]
+
+
 def advice_settings(
-    samples: int, nodes: int, time_limit: float | None, solve_cards: int, seed: int
+    samples: int,
+    nodes: int,
+    time_limit: float | None,
+    solve_cards: int,
+    seed: int,
+    line_nodes: int = DEFAULT_LINE_NODES,
+    reading: bool = True,
 ) -> AdviceSettings:
     """The advisor's settings from its options (``--max-nodes 0`` is no limit)."""
-    return AdviceSettings(samples, nodes or None, time_limit, seed, solve_cards)
+    return AdviceSettings(
+        samples, nodes or None, time_limit, seed, solve_cards, line_nodes, reading
+    )
 
 
 def _cards(text: str | None, what: str) -> CardSet:
@@ -226,6 +258,8 @@ def advise(
     nodes: NodesOption = DEFAULT_NODES,
     time_limit: TimeOption = None,
     solve_cards: SolveCardsOption = DEFAULT_SOLVE_CARDS,
+    line_nodes: LineNodesOption = DEFAULT_LINE_NODES,
+    reading: ReadingOption = True,
     seed: SeedOption = 0,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
@@ -244,7 +278,7 @@ def advise(
     from handsolver.solver.commands.progress import progress
 
     text = " ".join(card_texts(hand))
-    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed)
+    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed, line_nodes, reading)
     with user_errors():
         notation = notation_of(text)
         view = table_view(text, played, counts, beat, by, passed, start, rules)

@@ -8,9 +8,16 @@ import typer
 
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import InputError
-from handsolver.solver.big2.advise import TABLE_NODES, TABLE_SAMPLES, TABLE_SOLVE_CARDS
+from handsolver.solver.big2.advise import (
+    DEFAULT_LINE_NODES,
+    TABLE_NODES,
+    TABLE_SAMPLES,
+    TABLE_SOLVE_CARDS,
+)
 from handsolver.solver.commands.big2.advise import (
+    LineNodesOption,
     NodesOption,
+    ReadingOption,
     SamplesOption,
     SolveCardsOption,
     TimeOption,
@@ -87,6 +94,8 @@ def tournament(
     nodes: NodesOption = TABLE_NODES,
     time_limit: TimeOption = None,
     solve_cards: SolveCardsOption = TABLE_SOLVE_CARDS,
+    line_nodes: LineNodesOption = DEFAULT_LINE_NODES,
+    reading: ReadingOption = True,
     timeout: Annotated[
         float,
         typer.Option(
@@ -114,7 +123,7 @@ def tournament(
     from handsolver.solver.commands.errors import Interrupted
     from handsolver.solver.commands.progress import progress
 
-    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed)
+    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed, line_nodes, reading)
     with user_errors():
         names = _strategy_names(strategies)
         seated = [strategy_from_spec(name, settings, timeout, sandbox.value) for name in names]

@@ -1,0 +1,111 @@
+"""Whether one seat can go out first when every other seat plays a known policy.
+
+With the other seats' policies fixed (in the advisor, the ``greedy`` program's), their moves
+follow from the position, and the game is a puzzle for one seat alone: a search of that seat's
+own moves, each followed by the others' replies played out to its next turn
+(:func:`~.playout.play_until`).  It is far smaller than the game against every reply
+(:mod:`.game_search`), and it answers a different question: whether some line of the seat's
+own wins against these opponents, where a playout tries one line only.
+
+The seat's moves are tried in turn: those its ``first`` policies would choose, then every other
+legal move (plays that beat, lowest first, the pass last; on a lead, the plays of the most cards
+first).  Positions proven lost are kept in ``refuted``, which callers may share between searches
+of the same hands (the advisor does, across the moves of one deal).
+
+>>> from handsolver.models.big2 import SEED_RULES
+>>> from handsolver.models.cards import mask_of, parse_cards
+>>> from handsolver.solver.big2.playout import greedy_choice, hand_plays, play_out
+>>> hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
+>>> plays = [hand_plays(hand, SEED_RULES) for hand in hands]
+>>> policies = [greedy_choice, greedy_choice]
+>>> state = (hands, 0, 0, 0, -1, 0)
+>>> play_out(plays, *state, SEED_RULES, policies)  # 3c, 7h, 9h, Ah, pass, 3d: seat 1 is out
+1
+>>> winning_line(plays, state, 0, SEED_RULES, policies, (greedy_choice,), 100, set())
+True
+
+(the queen led first draws the ace: seat 1 leads 3d, 9h holds the trick over 7h, and 3c goes
+out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from handsolver.models.big2_rules import Rules
+from handsolver.solver.big2.playout import (
+    HandPlays,
+    PlayTuple,
+    Policy,
+    State,
+    after,
+    beating_plays,
+    play_until,
+)
+
+__all__ = ["winning_line"]
+
+
+class _OutOfNodes(Exception):
+    """The node budget ran out."""
+
+
+def winning_line(
+    plays: Sequence[HandPlays],
+    state: State,
+    seat: int,
+    rules: Rules,
+    policies: Sequence[Policy],
+    first: Sequence[Policy],
+    max_nodes: int,
+    refuted: set[State],
+) -> bool | None:
+    """Whether ``seat`` can go out first from ``state`` when every other seat plays its policy
+    of ``policies``: True or False, or None when ``max_nodes`` of the seat's turns were searched
+    without an answer.  ``first``: the policies whose moves the seat tries before the others;
+    ``refuted``: positions known lost, added to as the search proves more (see the module)."""
+    nodes = 0
+
+    def wins(position: State | int) -> bool:
+        nonlocal nodes
+        if isinstance(position, int):
+            return position == seat
+        if position in refuted:
+            return False
+        nodes += 1
+        if nodes > max_nodes:
+            raise _OutOfNodes
+        for move in _moves(plays[seat], position, seat, first):
+            child = after(position, move, rules)
+            if not isinstance(child, int):
+                child = play_until(plays, *child, rules, policies, seat)
+            if wins(child):
+                return True
+        refuted.add(position)
+        return False
+
+    start = play_until(plays, *state, rules, policies, seat)
+    try:
+        return wins(start)
+    except _OutOfNodes:
+        return None
+
+
+def _moves(
+    mine: HandPlays, state: State, seat: int, first: Sequence[Policy]
+) -> Iterator[PlayTuple | None]:
+    """The seat's legal moves, those of the ``first`` policies first (see the module)."""
+    hands, _, size, strength, _, _ = state
+    hand = hands[seat]
+    danger = min(count.bit_count() for other, count in enumerate(hands) if other != seat)
+    tried: list[PlayTuple | None] = []
+    for policy in first:
+        move = policy(mine, hand, size, strength, danger, 0)
+        if move not in tried:
+            tried.append(move)
+            yield move
+    if size == 0:
+        rest: list[PlayTuple | None] = [p for p in mine.leads if p[0] & hand == p[0]]
+    else:
+        rest = [*beating_plays(mine, hand, size, strength), None]
+    yield from (move for move in rest if move not in tried)
