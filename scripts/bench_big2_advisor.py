@@ -33,14 +33,16 @@ import time
 from dataclasses import replace
 
 from handsolver.models.big2 import SEED_RULES
-from handsolver.solver.big2.advise import DEFAULT_ADVICE, TABLE_ADVICE, advise
+from handsolver.solver.big2.advise import DEFAULT_ADVICE, TABLE_ADVICE, AdviceSettings, advise
 from handsolver.solver.big2.strategies import greedy_move, strategy_from_spec
 from handsolver.solver.big2.table import Table
 from handsolver.solver.big2.tournament import dealt_hands, play_tournament
 
 
-def match(names: list[str], deals: int, seed: int, workers: int) -> None:
-    strategies = [strategy_from_spec(name) for name in names]
+def match(
+    names: list[str], deals: int, seed: int, workers: int, table: AdviceSettings = TABLE_ADVICE
+) -> None:
+    strategies = [strategy_from_spec(name, table) for name in names]
     start = time.perf_counter()
     result = play_tournament(strategies, deals, seed, SEED_RULES, workers=workers)
     seconds = time.perf_counter() - start
@@ -104,11 +106,22 @@ def main() -> None:
         choices=["openings", "decisions", "baselines", "random", "greedy", "two"],
         help="Run one part only (the parts are independent, so they may run side by side).",
     )
+    parser.add_argument(
+        "--line-nodes",
+        type=int,
+        default=TABLE_ADVICE.line_nodes,
+        help="The advise seat's line search budget (0: none), to measure what it adds.",
+    )
+    parser.add_argument(
+        "--no-reading",
+        action="store_true",
+        help="The advise seat reads nothing of the opponents' turns, to measure what it adds.",
+    )
     args = parser.parse_args()
     parts = [args.only] if args.only else [
         "openings", "decisions", "baselines", "random", "greedy", "two"
     ]  # fmt: skip
-    table = TABLE_ADVICE
+    table = replace(TABLE_ADVICE, line_nodes=args.line_nodes, reading=not args.no_reading)
     print(
         f"advise in tournaments: {table.samples} samples, {table.max_nodes} nodes a move, "
         f"deals searched at most {table.solve_cards} cards in hand, a line search of "
@@ -132,7 +145,7 @@ def main() -> None:
     }
     for part, names in matches.items():
         if part in parts:
-            match(names, args.deals, args.seed, args.workers)
+            match(names, args.deals, args.seed, args.workers, table)
 
 
 if __name__ == "__main__":

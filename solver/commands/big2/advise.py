@@ -101,7 +101,7 @@ ReadingOption = Annotated[
         "--reading/--no-reading",
         help="Read the opponents' turns as the conventional program's (a pass on a single: "
         "no higher single) when dealing the unseen cards, for each opponent whose turns agree "
-        "with it.",
+        "with it (the advise strategy).",
         rich_help_panel=_PANEL,
     ),
 ]
@@ -259,7 +259,6 @@ def advise(
     time_limit: TimeOption = None,
     solve_cards: SolveCardsOption = DEFAULT_SOLVE_CARDS,
     line_nodes: LineNodesOption = DEFAULT_LINE_NODES,
-    reading: ReadingOption = True,
     seed: SeedOption = 0,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
@@ -278,7 +277,7 @@ def advise(
     from handsolver.solver.commands.progress import progress
 
     text = " ".join(card_texts(hand))
-    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed, line_nodes, reading)
+    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed, line_nodes)
     with user_errors():
         notation = notation_of(text)
         view = table_view(text, played, counts, beat, by, passed, start, rules)
