@@ -3,7 +3,7 @@
 ``greedy`` (:mod:`.strategies`) answers a play with the lowest play of its size that beats it
 and passes only when none does, and leads the lowest play of the most cards.  A seat only loses
 cards, so what it did not hold at a turn it does not hold now.  From each turn of an opponent
-after the deal's first play, singles and pairs are read:
+after the deal's first play, singles and plays of one rank are read:
 
 * a pass on a single, a pair, a triple (or four of a kind alone): it held no higher play of
   that kind;
@@ -50,7 +50,7 @@ class Reading(NamedTuple):
     each rank with plays ruled out, how many of them each set of its four cards holds."""
 
     allowed: CardSet
-    pairs: frozenset[CardSet]
+    sets: frozenset[CardSet]
     straights: tuple[CardSet, ...] = ()
     flush: bool = False
     by_rank: tuple[tuple[int, tuple[int, ...]], ...] = ()
@@ -66,19 +66,6 @@ class Reading(NamedTuple):
         if self.flush:
             broken += any((hand >> suit & _SUIT).bit_count() >= 5 for suit in range(4))
         return broken
-
-
-def _reading(
-    allowed: CardSet, pairs: frozenset[CardSet], straights: tuple[CardSet, ...], flush: bool
-) -> Reading:
-    """A reading with its table of the plays of one rank ruled out (see :class:`Reading`)."""
-    by_rank = []
-    for rank in range(13):
-        nibbles = [pair >> (4 * rank) & 15 for pair in pairs if pair >> (4 * rank) & 15]
-        if nibbles:
-            held = tuple(sum(n & cards == n for n in nibbles) for cards in range(16))
-            by_rank.append((rank, held))
-    return Reading(allowed, pairs, straights, flush, tuple(by_rank))
 
 
 _LOW_BITS = sum(1 << (4 * rank) for rank in range(13))
@@ -112,30 +99,55 @@ def _singles(rules: Rules, low: int, high: int) -> CardSet:
     return sum(1 << card for card, key in enumerate(rules.card_keys) if low < key < high)
 
 
-def _told(move: Play | None, last: Play | None, lead: bool, rules: Rules) -> Reading:
-    """What one greedy turn says the seat did not hold then (``allowed`` here holds the cards
-    ruled out)."""
+class _Told(NamedTuple):
+    """What one greedy turn says the seat did not hold then: these singles (a mask) and plays
+    of one rank, and (``five``) no straight and no flush."""
+
+    singles: CardSet
+    sets: frozenset[CardSet]
+    five: bool = False
+
+
+_NOTHING = _Told(0, frozenset())
+
+
+def _told(move: Play | None, last: Play | None, lead: bool, rules: Rules) -> _Told:
+    """What the turn ``move`` (None: a pass) says, on a lead or on the play ``last``."""
     if lead:
         assert move is not None
         size = move.kind.size
         if size not in rules.small_sizes:
-            return Reading(0, frozenset())
+            return _NOTHING
         strength = play_strength(move, rules)
         singles = _singles(rules, -1, strength) if size == 1 else 0
         sets = {m for m, s in _one_rank(rules, size) if s < strength} if size > 1 else set()
         larger = [more for more in rules.small_sizes if more > size]
         if larger:
             sets.update(m for m, _ in _one_rank(rules, min(larger)))
-        return Reading(singles, frozenset(sets), _straight_runs(rules), rules.flushes)
+        return _Told(singles, frozenset(sets), True)
     assert last is not None
     size = last.kind.size
     if size not in rules.small_sizes:
-        return Reading(0, frozenset())
+        return _NOTHING
     floor = play_strength(last, rules)
     ceiling = 1 << 30 if move is None else play_strength(move, rules)
     if size == 1:
-        return Reading(_singles(rules, floor, ceiling), frozenset())
-    return Reading(0, frozenset(m for m, s in _one_rank(rules, size) if floor < s < ceiling))
+        return _Told(_singles(rules, floor, ceiling), frozenset())
+    return _Told(0, frozenset(m for m, s in _one_rank(rules, size) if floor < s < ceiling))
+
+
+def _reading(told: _Told, rules: Rules) -> Reading:
+    """The facts of ``told`` as a reading, with its table of the plays of one rank ruled out
+    (see :class:`Reading`)."""
+    by_rank = []
+    for rank in range(13):
+        nibbles = [m >> (4 * rank) & 15 for m in told.sets if m >> (4 * rank) & 15]
+        if nibbles:
+            held = tuple(sum(n & cards == n for n in nibbles) for cards in range(16))
+            by_rank.append((rank, held))
+    straights = _straight_runs(rules) if told.five else ()
+    flush = told.five and rules.flushes
+    return Reading(FULL_DECK & ~told.singles, told.sets, straights, flush, tuple(by_rank))
 
 
 def greedy_readings(view: TableView, opponents: list[int]) -> tuple[Reading | None, ...]:
@@ -151,34 +163,22 @@ def greedy_readings(view: TableView, opponents: list[int]) -> tuple[Reading | No
         seat, move = history[index]
         held[seat] = held.get(seat, 0) | (0 if move is None else move.mask)
         later[index] = held[seat]
-    ruled_out: dict[int, CardSet] = dict.fromkeys(opponents, 0)
-    pairs: dict[int, set[CardSet]] = {seat: set() for seat in opponents}
-    fives: dict[int, Reading] = {}
+    told: dict[int, _Told] = dict.fromkeys(opponents, _NOTHING)
     broken: set[int] = set()
     last: Play | None = None
     by = -1
     for index, (seat, move) in enumerate(history):
-        if index and seat in ruled_out and seat not in broken:
-            told = _told(move, last, by == seat, view.rules)
-            known = later[index]
-            facts = _reading(FULL_DECK & ~told.allowed, *told[1:4])
-            if facts.misfits(known):
+        if index and seat in told and seat not in broken:
+            turn = _told(move, last, by == seat, view.rules)
+            if _reading(turn, view.rules).misfits(later[index]):
                 broken.add(seat)
-            ruled_out[seat] |= told.allowed
-            pairs[seat] |= told.pairs
-            if told.straights or told.flush:
-                fives[seat] = told
+            before = told[seat]
+            told[seat] = _Told(
+                before.singles | turn.singles, before.sets | turn.sets, before.five or turn.five
+            )
         if move is not None:
             last, by = move, seat
-    readings: list[Reading | None] = []
-    for seat in opponents:
-        if seat in broken:
-            readings.append(None)
-            continue
-        five = fives.get(seat, Reading(0, frozenset()))
-        allowed = FULL_DECK & ~ruled_out[seat]
-        readings.append(_reading(allowed, frozenset(pairs[seat]), five.straights, five.flush))
-    return tuple(readings)
+    return tuple(None if seat in broken else _reading(told[seat], view.rules) for seat in opponents)
 
 
 def fitted_deals(
@@ -229,9 +229,9 @@ def _misfit_cards(reading: Reading | None, hand: CardSet) -> CardSet:
     """The cards of ``hand`` that break its reading's facts."""
     assert reading is not None
     bad = hand & ~reading.allowed
-    for pair in reading.pairs:
-        if pair & hand == pair:
-            bad |= pair
+    for held in reading.sets:
+        if held & hand == held:
+            bad |= held
     if not bad:  # a straight or a flush: any card may be the one to go
         bad = hand
     return bad

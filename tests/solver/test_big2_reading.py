@@ -44,7 +44,7 @@ def test_true_hands_of_greedy_seats_fit_their_reading(rules: Rules, players: int
         for seat, reading in zip(seats, greedy_readings(view, seats), strict=True):
             assert reading is not None  # a greedy seat is never taken to break the rule
             assert reading.misfits(table.hands[seat]) == 0
-            facts += (~reading.allowed & ((1 << 52) - 1)).bit_count() + len(reading.pairs)
+            facts += (~reading.allowed & ((1 << 52) - 1)).bit_count() + len(reading.sets)
     assert facts > 100
 
 
@@ -143,13 +143,13 @@ def test_a_seat_that_breaks_the_rule_is_not_read() -> None:
     assert seat_0 is not None
     ruled_out = between(rules, "4s", "5s") + between(rules, None, "6d")
     assert ruled_out and all(not seat_0.allowed >> card & 1 for card in ruled_out)
-    assert len(seat_0.pairs) == 78
+    assert len(seat_0.sets) == 78  # every pair
     _, seat_2 = greedy_readings(view(0), [1, 2])
     assert seat_2 is not None
     ruled_out = between(rules, "4d", "4s") + between(rules, "5s", None)
     assert all(not seat_2.allowed >> card & 1 for card in ruled_out)
     assert seat_2.allowed >> parse_cards("5h")[0] & 1  # below the 5s: may be held
-    assert not seat_2.pairs
+    assert not seat_2.sets
 
 
 def test_fitted_deals_keep_the_counts_and_the_cards() -> None:
