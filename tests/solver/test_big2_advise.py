@@ -205,6 +205,23 @@ def test_breaking_the_sampler_is_caught() -> None:
     assert sum((found[s] - expected) ** 2 / expected for s in every_split(cards, (2, 1))) > 58.3
 
 
+def sampled_tables(table: Table, settings: AdviceSettings) -> list[Table]:
+    """The table with the opponents' hands replaced by each deal the advisor samples for the
+    seat to move (with no reading of turns)."""
+    view = table.view()
+    players = len(table.hands)
+    opponents = [(view.seat + step) % players for step in range(1, players)]
+    pool = unseen_cards(view.hand, view.played) & ~known_undealt(view)
+    counts = tuple(view.counts[seat] for seat in opponents)
+    tables = []
+    for deal in sample_hands(pool, counts, samples=settings.samples, seed=settings.seed):
+        hands = list(table.hands)
+        for seat, hand in zip(opponents, deal, strict=True):
+            hands[seat] = hand
+        tables.append(replace(table, hands=tuple(hands)))
+    return tables
+
+
 def played_on(table: Table, seat: int, mine: Callable[[TableView], Move]) -> int:
     """The winner when ``seat`` plays the strategy ``mine`` and every other seat greedy."""
     while table.winner is None:
@@ -233,15 +250,8 @@ def test_unsearched_deals_are_played_out_shed_or_greedy_against_greedy(players: 
             samples=5, solve_cards=0, seed=rng.randrange(100), line_nodes=0, reading=False
         )
         advice = advise(view, settings)
-        opponents = [(view.seat + step) % players for step in range(1, players)]
-        pool = unseen_cards(view.hand, view.played) & ~known_undealt(view)
-        counts = tuple(view.counts[seat] for seat in opponents)
         wins: Counter[int] = Counter()
-        for deal in sample_hands(pool, counts, samples=5, seed=settings.seed):
-            hands = list(table.hands)
-            for seat, hand in zip(opponents, deal, strict=True):
-                hands[seat] = hand
-            dealt = replace(table, hands=tuple(hands))
+        for dealt in sampled_tables(table, settings):
             for move in view.legal_moves():
                 wins[0 if move is None else move.mask] += any(
                     played_on(dealt.after(move), view.seat, mine) == view.seat
@@ -285,15 +295,8 @@ def test_line_search_wins_where_some_line_of_the_player_does() -> None:
             samples=3, solve_cards=0, seed=checked, line_nodes=10**6, reading=False
         )
         advice = advise(view, settings)
-        opponents = [(view.seat + step) % players for step in range(1, players)]
-        pool = unseen_cards(view.hand, view.played) & ~known_undealt(view)
-        counts = tuple(view.counts[seat] for seat in opponents)
         wins: Counter[int] = Counter()
-        for deal in sample_hands(pool, counts, samples=3, seed=settings.seed):
-            hands = list(table.hands)
-            for seat, hand in zip(opponents, deal, strict=True):
-                hands[seat] = hand
-            dealt = replace(table, hands=tuple(hands))
+        for dealt in sampled_tables(table, settings):
             for move in view.legal_moves():
                 wins[0 if move is None else move.mask] += greedy_line_wins(
                     dealt.after(move), view.seat

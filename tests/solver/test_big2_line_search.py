@@ -9,7 +9,6 @@ import random
 import pytest
 
 from handsolver.models.big2 import SEED_RULES, Rules, make_rules
-from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import mask_of
 from handsolver.solver.big2.line_search import winning_line
 from handsolver.solver.big2.playout import (
@@ -20,20 +19,13 @@ from handsolver.solver.big2.playout import (
 )
 from handsolver.solver.big2.table import Table
 from tests.big2_lines import greedy_line_wins
+from tests.solver.test_big2_playout import state_of
 
 RULES = [
     SEED_RULES,
     make_rules("seed", pass_final=True),
     make_rules("hk", bombs=True),
 ]
-
-
-def state_of(table: Table) -> State:
-    size = strength = 0
-    if table.beat is not None:
-        size, strength = table.beat.kind.size, play_strength(table.beat, table.rules)
-    by = -1 if table.by is None else table.by
-    return (table.hands, table.to_move, size, strength, by, sum(1 << s for s in table.passed))
 
 
 def small_tables(rules: Rules, count: int, seed: int) -> list[Table]:
