@@ -28,7 +28,7 @@ one of :mod:`handsolver.models.cards` (poker rank order inside the int).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Container, Iterable, Iterator
 from enum import IntEnum
 from functools import cache
 from itertools import combinations, product
@@ -245,13 +245,15 @@ def _rank_cards(hand: CardSet) -> list[list[CardSet]]:
     ]
 
 
-def _straights(hand: CardSet, by_rank: list[list[CardSet]], rules: Rules) -> Iterator[CardSet]:
+def _straights(hand: CardSet, rules: Rules) -> Iterator[CardSet]:
     present = _ranks_present(hand)
     runs = zip(rules.straight_ranks, _straight_nibbles(rules.straights), strict=True)
     for ranks, nibbles in runs:
         if present & nibbles != nibbles:
             continue
-        r0, r1, r2, r3, r4 = (by_rank[rank] for rank in ranks)
+        r0, r1, r2, r3, r4 = (
+            [sub << (4 * rank) for sub in _SUBSETS[hand >> (4 * rank) & 15][1]] for rank in ranks
+        )
         for a in r0:
             for b in r1:
                 ab = a | b
@@ -321,19 +323,37 @@ def _two_pairs(hand: CardSet) -> Iterator[CardSet]:
                 rest ^= bit
 
 
-def five_card_masks(hand: CardSet, rules: Rules = SEED_RULES) -> list[CardSet]:
-    """Every five-card play in ``hand`` as a mask, each once, in a fixed order.
+def five_card_masks(
+    hand: CardSet, rules: Rules = SEED_RULES, kinds: Container[str] | None = None
+) -> list[CardSet]:
+    """Every five-card play in ``hand`` as a mask, each once, in a fixed order; with ``kinds``
+    (names as :attr:`Rules.five_card_order` gives them), the plays of those kinds only.
 
     This is the fast path the solvers use; :func:`iter_legal_plays` gives the same plays with
     their kinds.
+
+    >>> hand = mask_of(parse_cards("3c 4c 5c 6c 7c 7d 7h 3d"))
+    >>> len(five_card_masks(hand)), len(five_card_masks(hand, kinds=["full house"]))
+    (7, 1)
     """
-    by_rank = _rank_cards(hand)
-    out = list(_straights(hand, by_rank, rules))
-    if rules.flushes:
+    if kinds is None:
+        kinds = rules.five_card_order
+    out: list[CardSet] = []
+    straight, straight_flush = "straight" in kinds, "straight flush" in kinds
+    if straight or straight_flush:
+        runs = _straights(hand, rules)
+        if straight and straight_flush:
+            out.extend(runs)
+        else:
+            flushes = _straight_flush_masks(rules.straights)
+            out.extend(mask for mask in runs if (mask in flushes) == straight_flush)
+    if rules.flushes and "flush" in kinds:
         out.extend(_flushes(hand, rules))
-    out.extend(_full_houses(hand))
-    out.extend(_fours(hand))
-    if rules.two_pair:
+    if "full house" in kinds:
+        out.extend(_full_houses(hand))
+    if "four of a kind + 1" in kinds:
+        out.extend(_fours(hand))
+    if rules.two_pair and "two pair + 1" in kinds:
         out.extend(_two_pairs(hand))
     return out
 
@@ -377,7 +397,7 @@ def iter_legal_plays(
     if 5 in wanted:
         straight_flushes = []
         sf_masks = _straight_flush_masks(rules.straights)
-        for mask in _straights(hand, _rank_cards(hand), rules):
+        for mask in _straights(hand, rules):
             if mask in sf_masks:
                 straight_flushes.append(mask)
             else:

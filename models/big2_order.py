@@ -39,6 +39,7 @@ from handsolver.models.cards import Card, CardSet, cards_of
 
 __all__ = [
     "BOMB_KINDS",
+    "KIND_STEP",
     "beats",
     "big2_rank",
     "legal_leads",
@@ -51,8 +52,9 @@ __all__ = [
 #: The kinds that beat a single 2 where the rules have bombs.
 BOMB_KINDS = frozenset({PlayKind.FOUR_OF_A_KIND, PlayKind.STRAIGHT_FLUSH})
 _DEUCE = 0  # poker rank of the two, the highest Big 2 rank
-# Five-card strengths are the kind's place times this, plus the strength within the kind.
-_KIND_STEP = 1 << 24
+KIND_STEP = 1 << 24
+"""A five-card play's strength is its kind's place in :attr:`Rules.five_card_order` times this,
+plus its strength among the plays of its kind (less than this)."""
 
 
 def big2_rank(card: Card) -> int:
@@ -77,7 +79,7 @@ def play_strength(play: Play, rules: Rules = SEED_RULES) -> int:
     if kind.size != 5:
         return max(keys[card] for card in cards)
     place = rules.five_card_order.index(kind.label)
-    return place * _KIND_STEP + _within_kind(kind, cards, rules)
+    return place * KIND_STEP + _within_kind(kind, cards, rules)
 
 
 def _within_kind(kind: PlayKind, cards: tuple[Card, ...], rules: Rules) -> int:

@@ -39,11 +39,13 @@ order :meth:`~handsolver.solver.big2.table.TableView.legal_moves` lists them.
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
 With ``reading`` on (the default), the opponents' turns are read as greedy's
-(:mod:`.reading`): a pass on a single means no higher single, a single led means no pair, and
-so on, for every seat whose turns agree with greedy on the cards it is known to have held.
-Each sampled deal is then refitted, by swapping cards, until no read seat holds what its turns
-rule out (as far as a bounded local search gets: near uniform among the deals that fit, not
-exactly).  Off, nothing but the counts and the undealt cards narrows the deals.
+(:mod:`.reading`): a hand fits a seat when greedy, holding it and the cards the seat played
+later, makes every move the seat made (a pass on a single means no higher single, a single led
+means no pair and no play of five cards, and so on), for every seat whose turns agree with
+greedy on the cards it is known to have held.  Each sampled deal is then refitted, by swapping
+cards, until every read seat's hand fits (as far as a bounded local search gets: near uniform
+among the deals that fit, not exactly).  Off, nothing but the counts and the undealt cards
+narrows the deals.
 """
 
 from __future__ import annotations

@@ -1,25 +1,31 @@
 """What the opponents' turns tell about their hands, read as the ``greedy`` program's.
 
 ``greedy`` (:mod:`.strategies`) answers a play with the lowest play of its size that beats it
-and passes only when none does, and leads the lowest play of the most cards.  A seat only loses
-cards, so what it did not hold at a turn it does not hold now.  From each turn of an opponent
-after the deal's first play, singles and plays of one rank are read:
+and passes only when none does, leads the lowest play of the most cards, and opens a deal the
+same way among the plays that hold the lowest card.  Its move is a function of the hand it
+holds, so each turn of a greedy seat is a fact about its hand.  A seat only loses cards: the
+hand it held at a turn is the hand it holds now and the cards it played at that turn or later.
+A hand *fits* a seat's turns when greedy, holding at each turn the hand so made, makes every
+move the seat made; :meth:`Reading.misfits` counts the turns it does not:
 
-* a pass on a single, a pair, a triple (or four of a kind alone): it held no higher play of
-  that kind;
-* a reply of one of those: none of its kind between the play beaten and its own;
-* a lead of one of those: no lower play of its kind, no play of one rank with more cards, and
-  no straight or flush (the plays of more cards are led first).
+* a pass on a single, a pair or a triple: no higher play of that kind was held; a reply: none
+  between the play beaten and its own;
+* the same on a play of five cards, among the plays of five cards;
+* a lead: no play of more cards, nor a lower one of its size (at the deal's first play, among
+  the plays that hold the lowest card);
+* on a single two where the rules have bombs, or a dragon led: greedy replayed on the hand.
 
-Nothing is read of turns on five-card plays, of the deal's first play (which must hold the
-lowest card), or under rules with bombs.  A seat is read only while what it did agrees with
-greedy on the cards it is known to have held (those it played later): a seat seen to break the
-rule (a pass on a single followed by a higher single, a single led while holding a pair it
-played later) is taken to play otherwise, and nothing is read of it.
+Plays of five cards of equal strength (straights of one top card) are not told apart: which of
+them greedy takes depends only on the order it lists them in.  A seat is read only while its
+turns agree with greedy on the cards it is known to have held (those it played later; more
+cards only add plays greedy would rather make): a seat seen to break the rule (a pass on a
+single followed by a higher single, a single led while holding a pair it played later) is
+taken to play otherwise, and nothing is read of it.
 
-:func:`fitted_deals` moves the cards of sampled deals about until each read seat holds nothing
-it cannot hold, as far as a few hundred swaps get: a local search, so the deals are near
-uniform among those that agree with the reading, not exactly uniform.
+:func:`fitted_deals` moves the cards of sampled deals about until each read hand fits, as far
+as a few hundred swaps get: a local search, so the deals are near uniform among those that fit,
+not exactly uniform.  A seat whose turns it cannot fit in most deals is taken not to play
+greedy either (a random player's turns seldom fit any hand), and is not read.
 """
 
 from __future__ import annotations
@@ -29,52 +35,176 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from handsolver.models.big2 import ONE_RANK_KINDS, Play, Rules
-from handsolver.models.big2_order import play_strength
+from handsolver.models.big2 import ONE_RANK_KINDS, Play, Rules, five_card_masks, play_kind
+from handsolver.models.big2_order import KIND_STEP, lowest_card, play_strength
 from handsolver.models.cards import CardSet, cards_of
+from handsolver.solver.big2.playout import DEUCE_KEY, HandPlays, greedy_choice
 from handsolver.solver.big2.table import TableView
 
-__all__ = ["FIT_STEPS", "Reading", "fitted_deals", "greedy_readings"]
+__all__ = [
+    "FIT_STEPS",
+    "MISFIT_SHARE",
+    "Reading",
+    "fitted_deals",
+    "greedy_readings",
+    "has_five_card_play",
+]
 
-FULL_DECK: CardSet = (1 << 52) - 1
 FIT_STEPS = 300
 """Swaps tried per deal by :func:`fitted_deals`, at most."""
 FIT_STALL = 40
-"""Swaps tried without a fact fewer broken before :func:`fitted_deals` gives a deal up."""
-
-
-class Reading(NamedTuple):
-    """The cards a seat may still hold, the plays of one rank (masks) it cannot hold, and the
-    straights (as rank bits, :func:`_ranks`) and flush it cannot hold, where it has led a play
-    of fewer cards (``straights`` empty and ``flush`` False otherwise).  ``by_rank`` lists, for
-    each rank with plays ruled out, how many of them each set of its four cards holds."""
-
-    allowed: CardSet
-    sets: frozenset[CardSet]
-    straights: tuple[CardSet, ...] = ()
-    flush: bool = False
-    by_rank: tuple[tuple[int, tuple[int, ...]], ...] = ()
-
-    def misfits(self, hand: CardSet) -> int:
-        """How many of the reading's facts ``hand`` breaks."""
-        broken = (hand & ~self.allowed).bit_count()
-        for rank, held in self.by_rank:
-            broken += held[hand >> (4 * rank) & 15]
-        if self.straights:
-            ranks = _ranks(hand)
-            broken += any(run & ranks == run for run in self.straights)
-        if self.flush:
-            broken += any((hand >> suit & _SUIT).bit_count() >= 5 for suit in range(4))
-        return broken
-
+"""Swaps tried without a turn fewer misfit before :func:`fitted_deals` gives a deal up."""
+MISFIT_SHARE = 0.5
+"""A read seat whose hand misfits in more of the fitted deals than this share is taken not to
+play greedy (:func:`fitted_deals`)."""
 
 _LOW_BITS = sum(1 << (4 * rank) for rank in range(13))
 _SUIT = _LOW_BITS  # the cards of suit 0; shifted by the suit for the others
+_PAIR_BITS = 0x5555555555555  # bit 0 of every two bits of the 52
+_QUAD_BITS = 0x3333333333333  # bits 0 and 1 of every nibble
+_ABOVE_ALL = 1 << 30  # above every strength
 
 
-def _ranks(hand: CardSet) -> CardSet:
-    """Bit 0 of each rank's nibble set where ``hand`` holds a card of that rank."""
-    return (hand | hand >> 1 | hand >> 2 | hand >> 3) & _LOW_BITS
+class _Window(NamedTuple):
+    """No play of five cards holding ``must`` with a strength strictly between ``low`` and
+    ``high`` (and, on a ``lead``, no dragon)."""
+
+    low: int
+    high: int
+    must: CardSet
+    lead: bool
+
+
+class _Turn(NamedTuple):
+    """One turn of a seat: the cards it played at this turn or later (it held them then); the
+    singles it did not hold and, for each rank with plays of one rank ruled out, how many of
+    them each set of the rank's four cards holds; the plays of five cards it did not hold; and
+    where none of those decides the turn, the turn to replay greedy on, as (size and strength
+    of the play faced, the card a first play holds, the play made)."""
+
+    later: CardSet
+    singles: CardSet = 0
+    by_rank: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    window: _Window | None = None
+    replay: tuple[int, int, CardSet, CardSet] | None = None
+
+
+class Reading(NamedTuple):
+    """A seat's turns read as greedy's, under ``rules``."""
+
+    turns: tuple[_Turn, ...]
+    rules: Rules
+
+    def misfits(self, hand: CardSet, most: int = _ABOVE_ALL) -> int:
+        """How many of the seat's turns greedy would have made otherwise holding ``hand`` now,
+        counted up to ``most`` + 1."""
+        count = 0
+        for turn in self.turns:
+            if _preferred(turn, hand, self.rules, False):
+                count += 1
+                if count > most:
+                    break
+        return count
+
+    def culprits(self, hand: CardSet) -> CardSet:
+        """Cards of ``hand`` that make the first turn it misfits go otherwise (the cards of a
+        play greedy would rather have made), or 0 where it fits."""
+        for turn in self.turns:
+            cards = _preferred(turn, hand, self.rules, True)
+            if cards:
+                return cards & hand or hand
+        return 0
+
+
+def _preferred(turn: _Turn, hand: CardSet, rules: Rules, cards: bool) -> CardSet:
+    """Nonzero where greedy, holding ``hand`` and the turn's later cards, would have made
+    another move than the turn's; with ``cards``, the cards that say so (a play greedy would
+    rather have made, or the cards of ranks it would rather have played)."""
+    held = hand | turn.later
+    if turn.replay is not None:
+        size, strength, must, made = turn.replay
+        play = greedy_choice(_plays(held, rules), held, size, strength, 0, must)
+        chosen = 0 if play is None else play[0]
+        return 0 if chosen == made else chosen or held
+    bad = held & turn.singles
+    for rank, ruled_out in turn.by_rank:
+        if ruled_out[held >> (4 * rank) & 15]:
+            bad |= held & 15 << (4 * rank)
+            if not cards:
+                return bad
+    if bad or turn.window is None:
+        return bad
+    low, high, must, lead = turn.window
+    if not has_five_card_play(held, rules):
+        return 0
+    if low < 0 and high == _ABOVE_ALL and not must and not cards:
+        return held  # any play of five cards (a dragon holds one) would have gone first
+    if (
+        lead
+        and rules.dragon
+        and (held | held >> 1 | held >> 2 | held >> 3) & _LOW_BITS == _LOW_BITS
+    ):
+        return held
+    order = rules.five_card_order
+    kinds = order[max(low, 0) // KIND_STEP : min(high, _ABOVE_ALL - 1) // KIND_STEP + 1]
+    for mask in five_card_masks(held, rules, kinds):
+        if mask & must == must and low < _five_strength(mask, rules) < high:
+            return mask
+    return 0
+
+
+# The strength of each play of five cards met, per rules: the same plays recur across hands.
+_FIVE_STRENGTHS: dict[Rules, dict[CardSet, int]] = {}
+
+
+def _five_strength(mask: CardSet, rules: Rules) -> int:
+    strengths = _FIVE_STRENGTHS.setdefault(rules, {})
+    strength = strengths.get(mask)
+    if strength is None:
+        if len(strengths) > 1 << 17:  # bounded: a long tournament meets many
+            strengths.clear()
+        strength = strengths[mask] = play_strength(Play(mask, play_kind(mask, rules)), rules)
+    return strength
+
+
+@lru_cache(maxsize=1 << 10)
+def _plays(hand: CardSet, rules: Rules) -> HandPlays:
+    # Its own cache: the hands read here would crowd out the playouts' cache.
+    return HandPlays(hand, rules)
+
+
+def has_five_card_play(hand: CardSet, rules: Rules) -> bool:
+    """Whether ``hand`` holds a play of five cards (or a dragon, which holds a straight),
+    under ``rules``.
+
+    >>> from handsolver.models.big2 import SEED_RULES
+    >>> from handsolver.models.cards import mask_of, parse_cards
+    >>> has_five_card_play(mask_of(parse_cards("3c 3d 3h 4s 4c")), SEED_RULES)
+    True
+    >>> has_five_card_play(mask_of(parse_cards("3c 3d 5h 6s 4c 8d")), SEED_RULES)
+    False
+    """
+    ranks = (hand | hand >> 1 | hand >> 2 | hand >> 3) & _LOW_BITS
+    if any(run & ranks == run for run in _straight_runs(rules)):
+        return True
+    if rules.flushes and any((hand >> suit & _SUIT).bit_count() >= 5 for suit in range(4)):
+        return True
+    if hand.bit_count() < 5:
+        return False
+    # Each rank's count of cards in its nibble, all ranks at once.
+    twos = (hand & _PAIR_BITS) + (hand >> 1 & _PAIR_BITS)
+    counts = (twos & _QUAD_BITS) + (twos >> 2 & _QUAD_BITS)
+    pairs = (counts >> 1 | counts >> 2) & _LOW_BITS  # ranks held twice or more
+    if counts & _LOW_BITS << 2:
+        return True  # four of a kind + 1
+    if counts >> 1 & counts & _LOW_BITS and pairs.bit_count() >= 2:
+        return True  # a full house: three of one rank (2 + 1 in the count), two of another
+    return rules.two_pair and pairs.bit_count() >= 2
+
+
+@lru_cache(maxsize=16)
+def _straight_runs(rules: Rules) -> tuple[CardSet, ...]:
+    return tuple(sum(1 << (4 * rank) for rank in run) for run in rules.straight_ranks)
 
 
 @lru_cache(maxsize=16)
@@ -89,72 +219,60 @@ def _one_rank(rules: Rules, size: int) -> tuple[tuple[CardSet, int], ...]:
     return tuple(plays)
 
 
-@lru_cache(maxsize=16)
-def _straight_runs(rules: Rules) -> tuple[CardSet, ...]:
-    return tuple(sum(1 << (4 * rank) for rank in run) for run in rules.straight_ranks)
-
-
 def _singles(rules: Rules, low: int, high: int) -> CardSet:
     """The cards whose keys lie strictly between ``low`` and ``high``."""
     return sum(1 << card for card, key in enumerate(rules.card_keys) if low < key < high)
 
 
-class _Told(NamedTuple):
-    """What one greedy turn says the seat did not hold then: these singles (a mask) and plays
-    of one rank, and (``five``) no straight and no flush."""
-
-    singles: CardSet
-    sets: frozenset[CardSet]
-    five: bool = False
-
-
-_NOTHING = _Told(0, frozenset())
-
-
-def _told(move: Play | None, last: Play | None, lead: bool, rules: Rules) -> _Told:
-    """What the turn ``move`` (None: a pass) says, on a lead or on the play ``last``."""
-    if lead:
-        assert move is not None
-        size = move.kind.size
-        if size not in rules.small_sizes:
-            return _NOTHING
-        strength = play_strength(move, rules)
-        singles = _singles(rules, -1, strength) if size == 1 else 0
-        sets = {m for m, s in _one_rank(rules, size) if s < strength} if size > 1 else set()
-        larger = [more for more in rules.small_sizes if more > size]
-        if larger:
-            sets.update(m for m, _ in _one_rank(rules, min(larger)))
-        return _Told(singles, frozenset(sets), True)
-    assert last is not None
-    size = last.kind.size
-    if size not in rules.small_sizes:
-        return _NOTHING
-    floor = play_strength(last, rules)
-    ceiling = 1 << 30 if move is None else play_strength(move, rules)
-    if size == 1:
-        return _Told(_singles(rules, floor, ceiling), frozenset())
-    return _Told(0, frozenset(m for m, s in _one_rank(rules, size) if floor < s < ceiling))
-
-
-def _reading(told: _Told, rules: Rules) -> Reading:
-    """The facts of ``told`` as a reading, with its table of the plays of one rank ruled out
-    (see :class:`Reading`)."""
+def _by_rank(sets: set[CardSet]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The plays of one rank ``sets`` as a table per rank (see :class:`_Turn`)."""
     by_rank = []
     for rank in range(13):
-        nibbles = [m >> (4 * rank) & 15 for m in told.sets if m >> (4 * rank) & 15]
+        nibbles = [m >> (4 * rank) & 15 for m in sets if m >> (4 * rank) & 15]
         if nibbles:
             held = tuple(sum(n & cards == n for n in nibbles) for cards in range(16))
             by_rank.append((rank, held))
-    straights = _straight_runs(rules) if told.five else ()
-    flush = told.five and rules.flushes
-    return Reading(FULL_DECK & ~told.singles, told.sets, straights, flush, tuple(by_rank))
+    return tuple(by_rank)
+
+
+def _turn(
+    later: CardSet, move: Play | None, facing: Play | None, must: CardSet, rules: Rules
+) -> _Turn:
+    """The turn ``move`` (None: a pass) on the play ``facing`` (None on a lead) as facts (see
+    the module); ``must`` holds the lowest card at a deal's first play."""
+    small = rules.small_sizes
+    made = 0 if move is None else move.mask
+    made_strength = _ABOVE_ALL if move is None else play_strength(move, rules)
+    if facing is None:
+        assert move is not None
+        size = move.kind.size
+        if size == 5:
+            return _Turn(later, window=_Window(-1, made_strength, must, True))
+        if size not in small:
+            return _Turn(later, replay=(0, 0, must, made))
+        singles = _singles(rules, -1, made_strength) if size == 1 else 0
+        sets = {m for m, s in _one_rank(rules, size) if s < made_strength} if size > 1 else set()
+        larger = [more for more in small if more > size]
+        if larger:  # a play of one rank with more cards holds one of the next size
+            sets.update(m for m, _ in _one_rank(rules, min(larger)))
+        sets = {m for m in sets if m & must == must}
+        return _Turn(later, singles, _by_rank(sets), _Window(-1, _ABOVE_ALL, must, True))
+    size = facing.kind.size
+    floor = play_strength(facing, rules)
+    if size == 5:
+        return _Turn(later, window=_Window(floor, made_strength, 0, False))
+    if size not in small or (rules.bombs and size == 1 and floor >= DEUCE_KEY):
+        return _Turn(later, replay=(size, floor, 0, made))
+    if size == 1:
+        return _Turn(later, _singles(rules, floor, made_strength))
+    sets = {m for m, s in _one_rank(rules, size) if floor < s < made_strength}
+    return _Turn(later, by_rank=_by_rank(sets))
 
 
 def greedy_readings(view: TableView, opponents: list[int]) -> tuple[Reading | None, ...]:
-    """Per seat of ``opponents``, what its turns tell if it plays ``greedy`` (see the module),
-    or None where a turn of it is known to break the rule (or the rules have bombs)."""
-    if view.rules.bombs:
-        return tuple(None for _ in opponents)
+    """Per seat of ``opponents``, its turns read as greedy's (see the module), or None where a
+    turn of it is known to break the rule."""
+    rules = view.rules
     history = view.history
     # The cards each seat played at or after each turn: at that turn it held them all.
     later = [0] * len(history)
@@ -163,22 +281,32 @@ def greedy_readings(view: TableView, opponents: list[int]) -> tuple[Reading | No
         seat, move = history[index]
         held[seat] = held.get(seat, 0) | (0 if move is None else move.mask)
         later[index] = held[seat]
-    told: dict[int, _Told] = dict.fromkeys(opponents, _NOTHING)
+    turns: dict[int, list[_Turn]] = {seat: [] for seat in opponents}
     broken: set[int] = set()
     last: Play | None = None
     by = -1
     for index, (seat, move) in enumerate(history):
-        if index and seat in told and seat not in broken:
-            turn = _told(move, last, by == seat, view.rules)
-            if _reading(turn, view.rules).misfits(later[index]):
+        if seat in turns and seat not in broken:
+            must = 0
+            if index == 0:
+                assert move is not None  # a deal's first play is never a pass
+                must = 1 << lowest_card(move.mask, rules)
+            turn = _turn(later[index], move, None if by == seat else last, must, rules)
+            if _preferred(turn, 0, rules, False):
                 broken.add(seat)
-            before = told[seat]
-            told[seat] = _Told(
-                before.singles | turn.singles, before.sets | turn.sets, before.five or turn.five
-            )
+            else:
+                turns[seat].append(turn)
         if move is not None:
             last, by = move, seat
-    return tuple(None if seat in broken else _reading(told[seat], view.rules) for seat in opponents)
+    # The turns masks decide come first: a count stopped early skips the costly ones.
+    return tuple(
+        None if seat in broken else Reading(tuple(sorted(turns[seat], key=_cost_rank)), rules)
+        for seat in opponents
+    )
+
+
+def _cost_rank(turn: _Turn) -> int:
+    return 2 if turn.replay is not None else 1 if turn.window is not None else 0
 
 
 def fitted_deals(
@@ -190,52 +318,63 @@ def fitted_deals(
     """The ``deals`` (opponents' hands, ``undealt[i]`` the cards deal ``i`` left out) with
     cards swapped between hands, and with the undealt cards, until every read hand fits its
     reading, :data:`FIT_STEPS` swaps have been tried, or :data:`FIT_STALL` in a row have left
-    as many facts broken (the facts may not fit together: a seat read as greedy may not be
-    one): a swap is kept when the two hands break no more facts than before.  The same seed
-    gives the same deals."""
-    rng = random.Random(seed)
-    out = []
-    for deal, rest in zip(deals, undealt, strict=True):
-        hands = [*deal, rest]
-        read = [*readings, None]
-        costs = [0 if r is None else r.misfits(h) for r, h in zip(read, hands, strict=True)]
-        best, stall = sum(costs), 0
-        for _ in range(FIT_STEPS):
-            wrong = [seat for seat, cost in enumerate(costs) if cost]
-            if not wrong or stall == FIT_STALL:
-                break
-            seat = rng.choice(wrong)
-            others = [other for other in range(len(hands)) if other != seat and hands[other]]
-            if not others:
-                break
-            other = rng.choice(others)
-            give = rng.choice(cards_of(_misfit_cards(read[seat], hands[seat])))
-            take = rng.choice(cards_of(hands[other]))
-            mine = hands[seat] ^ (1 << give) ^ (1 << take)
-            theirs = hands[other] ^ (1 << take) ^ (1 << give)
-            cost_mine = _cost(read[seat], mine)
-            cost_theirs = _cost(read[other], theirs)
-            if cost_mine + cost_theirs <= costs[seat] + costs[other]:
-                hands[seat], hands[other] = mine, theirs
-                costs[seat], costs[other] = cost_mine, cost_theirs
-            stall += 1
-            if sum(costs) < best:
-                best, stall = sum(costs), 0
-        out.append(tuple(hands[:-1]))
-    return out
+    as many turns misfit.  A swap gives away a card that made a turn misfit
+    (:meth:`Reading.culprits`) for a card of another hand, and is kept when the two hands
+    misfit no more turns than before.
+
+    The turns of a seat read as greedy may fit no hand: it may not play greedy.  A seat whose
+    hand still misfits in more than :data:`MISFIT_SHARE` of the deals is taken not to, and
+    the deals are fitted again without its reading.  The same seed gives the same deals."""
+    read = list(readings)
+    while True:
+        rng = random.Random(seed)
+        fitted = [
+            _fitted([*deal, rest], [*read, None], rng)
+            for deal, rest in zip(deals, undealt, strict=True)
+        ]
+        implausible = [
+            seat
+            for seat, reading in enumerate(read)
+            if reading is not None
+            and sum(reading.misfits(hands[seat], 0) > 0 for hands in fitted)
+            > MISFIT_SHARE * len(fitted)
+        ]
+        if not implausible:
+            return [tuple(hands[:-1]) for hands in fitted]
+        for seat in implausible:
+            read[seat] = None
 
 
-def _misfit_cards(reading: Reading | None, hand: CardSet) -> CardSet:
-    """The cards of ``hand`` that break its reading's facts."""
-    assert reading is not None
-    bad = hand & ~reading.allowed
-    for held in reading.sets:
-        if held & hand == held:
-            bad |= held
-    if not bad:  # a straight or a flush: any card may be the one to go
-        bad = hand
-    return bad
+def _fitted(hands: list[CardSet], read: list[Reading | None], rng: random.Random) -> list[CardSet]:
+    """``hands`` (the last the undealt cards) after the local search of :func:`fitted_deals`."""
+    costs = [_cost(r, h) for r, h in zip(read, hands, strict=True)]
+    best, stall = sum(costs), 0
+    for _ in range(FIT_STEPS):
+        wrong = [seat for seat, cost in enumerate(costs) if cost]
+        if not wrong or stall == FIT_STALL:
+            break
+        seat = rng.choice(wrong)
+        others = [other for other in range(len(hands)) if other != seat and hands[other]]
+        if not others:
+            break
+        other = rng.choice(others)
+        reading = read[seat]
+        assert reading is not None
+        give = rng.choice(cards_of(reading.culprits(hands[seat])))
+        take = rng.choice(cards_of(hands[other]))
+        mine = hands[seat] ^ (1 << give) ^ (1 << take)
+        theirs = hands[other] ^ (1 << take) ^ (1 << give)
+        allowed = costs[seat] + costs[other]
+        cost_mine = reading.misfits(mine, allowed)
+        cost_theirs = _cost(read[other], theirs, allowed - cost_mine)
+        if cost_mine + cost_theirs <= allowed:
+            hands[seat], hands[other] = mine, theirs
+            costs[seat], costs[other] = cost_mine, cost_theirs
+        stall += 1
+        if sum(costs) < best:
+            best, stall = sum(costs), 0
+    return hands
 
 
-def _cost(reading: Reading | None, hand: CardSet) -> int:
-    return 0 if reading is None else reading.misfits(hand)
+def _cost(reading: Reading | None, hand: CardSet, most: int = 1 << 30) -> int:
+    return 0 if reading is None or most < 0 else reading.misfits(hand, most)

@@ -17,6 +17,7 @@ from handsolver.models.big2 import (
     five_card_masks,
     iter_legal_plays,
     legal_plays,
+    make_rules,
     parse_answer,
     play_kind,
 )
@@ -96,6 +97,19 @@ def test_full_deck_counts() -> None:
     assert all(play_kind(play.mask) is play.kind for play in plays)
     fives = five_card_masks(FULL_DECK_MASK)
     assert sorted(fives) == sorted(play.mask for play in plays if play.size == 5)
+
+
+@pytest.mark.parametrize("name", ["seed", "taiwan", "western"])
+def test_five_card_masks_of_some_kinds_are_those_plays(name: str) -> None:
+    """Asked for some kinds, the five-card plays listed are the plays of those kinds."""
+    rules = make_rules(name, two_pair=True)
+    rng = random.Random(name)
+    order = rules.five_card_order
+    for _ in range(200):
+        hand = mask_of(rng.sample(range(52), rng.randint(5, 13)))
+        kinds = rng.sample(order, rng.randint(1, len(order)))
+        want = [m for m in five_card_masks(hand, rules) if play_kind(m, rules).label in kinds]
+        assert sorted(five_card_masks(hand, rules, kinds)) == sorted(want)
 
 
 @pytest.mark.parametrize("seed", range(40))
