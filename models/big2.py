@@ -76,6 +76,7 @@ __all__ = [
     "count_plays",
     "dragon_masks",
     "five_card_masks",
+    "has_five_card_play",
     "iter_legal_plays",
     "legal_plays",
     "make_rules",
@@ -356,6 +357,37 @@ def five_card_masks(
     if rules.two_pair and "two pair + 1" in kinds:
         out.extend(_two_pairs(hand))
     return out
+
+
+def has_five_card_play(hand: CardSet, rules: Rules) -> bool:
+    """Whether ``hand`` holds a play of five cards (or a dragon, which holds a straight),
+    under ``rules``.
+
+    >>> has_five_card_play(mask_of(parse_cards("3c 3d 3h 4s 4c")), SEED_RULES)
+    True
+    >>> has_five_card_play(mask_of(parse_cards("3c 3d 5h 6s 4c 8d")), SEED_RULES)
+    False
+    """
+    present = _ranks_present(hand)
+    if any(run & present == run for run in _straight_nibbles(rules.straights)):
+        return True
+    if rules.flushes and any((hand & bits).bit_count() >= 5 for bits in _SUIT_BITS):
+        return True
+    if hand.bit_count() < 5:
+        return False
+    # Each rank's count of cards in its nibble, all ranks at once.
+    twos = (hand & _PAIR_BITS) + (hand >> 1 & _PAIR_BITS)
+    counts = (twos & _QUAD_BITS) + (twos >> 2 & _QUAD_BITS)
+    pairs = (counts >> 1 | counts >> 2) & _LOW_BITS  # ranks held twice or more
+    if counts & _LOW_BITS << 2:
+        return True  # four of a kind + 1
+    if counts >> 1 & counts & _LOW_BITS and pairs.bit_count() >= 2:
+        return True  # a full house: three of one rank (2 + 1 in the count), two of another
+    return rules.two_pair and pairs.bit_count() >= 2
+
+
+_PAIR_BITS = 0x5555555555555  # bit 0 of every two bits of the 52
+_QUAD_BITS = 0x3333333333333  # bits 0 and 1 of every nibble
 
 
 def dragon_masks(hand: CardSet) -> Iterator[CardSet]:

@@ -35,7 +35,15 @@ from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
-from handsolver.models.big2 import ONE_RANK_KINDS, Play, Rules, five_card_masks, play_kind
+from handsolver.models.big2 import (
+    ONE_RANK_KINDS,
+    Play,
+    Rules,
+    dragon_masks,
+    five_card_masks,
+    has_five_card_play,
+    play_kind,
+)
 from handsolver.models.big2_order import KIND_STEP, lowest_card, play_strength
 from handsolver.models.cards import CardSet, cards_of
 from handsolver.solver.big2.playout import DEUCE_KEY, HandPlays, greedy_choice
@@ -47,7 +55,6 @@ __all__ = [
     "Reading",
     "fitted_deals",
     "greedy_readings",
-    "has_five_card_play",
 ]
 
 FIT_STEPS = 300
@@ -58,10 +65,6 @@ MISFIT_SHARE = 0.5
 """A read seat whose hand misfits in more of the fitted deals than this share is taken not to
 play greedy (:func:`fitted_deals`)."""
 
-_LOW_BITS = sum(1 << (4 * rank) for rank in range(13))
-_SUIT = _LOW_BITS  # the cards of suit 0; shifted by the suit for the others
-_PAIR_BITS = 0x5555555555555  # bit 0 of every two bits of the 52
-_QUAD_BITS = 0x3333333333333  # bits 0 and 1 of every nibble
 _ABOVE_ALL = 1 << 30  # above every strength
 
 
@@ -139,11 +142,7 @@ def _preferred(turn: _Turn, hand: CardSet, rules: Rules, cards: bool) -> CardSet
         return 0
     if low < 0 and high == _ABOVE_ALL and not must and not cards:
         return held  # any play of five cards (a dragon holds one) would have gone first
-    if (
-        lead
-        and rules.dragon
-        and (held | held >> 1 | held >> 2 | held >> 3) & _LOW_BITS == _LOW_BITS
-    ):
+    if lead and rules.dragon and next(dragon_masks(held), 0):
         return held
     order = rules.five_card_order
     kinds = order[max(low, 0) // KIND_STEP : min(high, _ABOVE_ALL - 1) // KIND_STEP + 1]
@@ -171,40 +170,6 @@ def _five_strength(mask: CardSet, rules: Rules) -> int:
 def _plays(hand: CardSet, rules: Rules) -> HandPlays:
     # Its own cache: the hands read here would crowd out the playouts' cache.
     return HandPlays(hand, rules)
-
-
-def has_five_card_play(hand: CardSet, rules: Rules) -> bool:
-    """Whether ``hand`` holds a play of five cards (or a dragon, which holds a straight),
-    under ``rules``.
-
-    >>> from handsolver.models.big2 import SEED_RULES
-    >>> from handsolver.models.cards import mask_of, parse_cards
-    >>> has_five_card_play(mask_of(parse_cards("3c 3d 3h 4s 4c")), SEED_RULES)
-    True
-    >>> has_five_card_play(mask_of(parse_cards("3c 3d 5h 6s 4c 8d")), SEED_RULES)
-    False
-    """
-    ranks = (hand | hand >> 1 | hand >> 2 | hand >> 3) & _LOW_BITS
-    if any(run & ranks == run for run in _straight_runs(rules)):
-        return True
-    if rules.flushes and any((hand >> suit & _SUIT).bit_count() >= 5 for suit in range(4)):
-        return True
-    if hand.bit_count() < 5:
-        return False
-    # Each rank's count of cards in its nibble, all ranks at once.
-    twos = (hand & _PAIR_BITS) + (hand >> 1 & _PAIR_BITS)
-    counts = (twos & _QUAD_BITS) + (twos >> 2 & _QUAD_BITS)
-    pairs = (counts >> 1 | counts >> 2) & _LOW_BITS  # ranks held twice or more
-    if counts & _LOW_BITS << 2:
-        return True  # four of a kind + 1
-    if counts >> 1 & counts & _LOW_BITS and pairs.bit_count() >= 2:
-        return True  # a full house: three of one rank (2 + 1 in the count), two of another
-    return rules.two_pair and pairs.bit_count() >= 2
-
-
-@lru_cache(maxsize=16)
-def _straight_runs(rules: Rules) -> tuple[CardSet, ...]:
-    return tuple(sum(1 << (4 * rank) for rank in run) for run in rules.straight_ranks)
 
 
 @lru_cache(maxsize=16)
@@ -334,19 +299,20 @@ def fitted_deals(
         ]
         implausible = [
             seat
-            for seat, reading in enumerate(read)
-            if reading is not None
-            and sum(reading.misfits(hands[seat], 0) > 0 for hands in fitted)
-            > MISFIT_SHARE * len(fitted)
+            for seat in range(len(read))
+            if sum(costs[seat] > 0 for _, costs in fitted) > MISFIT_SHARE * len(fitted)
         ]
         if not implausible:
-            return [tuple(hands[:-1]) for hands in fitted]
+            return [tuple(hands[:-1]) for hands, _ in fitted]
         for seat in implausible:
             read[seat] = None
 
 
-def _fitted(hands: list[CardSet], read: list[Reading | None], rng: random.Random) -> list[CardSet]:
-    """``hands`` (the last the undealt cards) after the local search of :func:`fitted_deals`."""
+def _fitted(
+    hands: list[CardSet], read: list[Reading | None], rng: random.Random
+) -> tuple[list[CardSet], list[int]]:
+    """``hands`` (the last the undealt cards) after the local search of :func:`fitted_deals`,
+    and the turns each still misfits."""
     costs = [_cost(r, h) for r, h in zip(read, hands, strict=True)]
     best, stall = sum(costs), 0
     for _ in range(FIT_STEPS):
@@ -373,8 +339,8 @@ def _fitted(hands: list[CardSet], read: list[Reading | None], rng: random.Random
         stall += 1
         if sum(costs) < best:
             best, stall = sum(costs), 0
-    return hands
+    return hands, costs
 
 
-def _cost(reading: Reading | None, hand: CardSet, most: int = 1 << 30) -> int:
+def _cost(reading: Reading | None, hand: CardSet, most: int = _ABOVE_ALL) -> int:
     return 0 if reading is None or most < 0 else reading.misfits(hand, most)

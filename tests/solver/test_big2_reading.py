@@ -9,10 +9,18 @@ import random
 
 import pytest
 
-from handsolver.models.big2 import SEED_RULES, Play, PlayKind, Rules, iter_legal_plays, make_rules
+from handsolver.models.big2 import (
+    SEED_RULES,
+    Play,
+    PlayKind,
+    Rules,
+    has_five_card_play,
+    iter_legal_plays,
+    make_rules,
+)
 from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import CardSet, cards_of, mask_of, parse_cards
-from handsolver.solver.big2.reading import fitted_deals, greedy_readings, has_five_card_play
+from handsolver.solver.big2.reading import fitted_deals, greedy_readings
 from handsolver.solver.big2.strategies import greedy_move
 from handsolver.solver.big2.table import Move, Table, TableView, Turn
 from handsolver.solver.big2.tournament import dealt_hands
