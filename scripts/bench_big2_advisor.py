@@ -75,7 +75,7 @@ def openings(count: int, seed: int) -> None:
     )
 
 
-def decisions(count: int, seed: int) -> None:
+def decisions(count: int, seed: int, settings: AdviceSettings = TABLE_ADVICE) -> None:
     for players in (4, 2):
         seconds = []
         for deal in range(count):
@@ -84,7 +84,7 @@ def decisions(count: int, seed: int) -> None:
                 view = table.view()
                 if len(view.legal_moves()) > 1:
                     start = time.perf_counter()
-                    advise(view, replace(TABLE_ADVICE, seed=deal))
+                    advise(view, replace(settings, seed=deal))
                     seconds.append(time.perf_counter() - start)
                 table = table.after(greedy_move(view))
         print(
@@ -113,6 +113,12 @@ def main() -> None:
         help="The advise seat's line search budget (0: none), to measure what it adds.",
     )
     parser.add_argument(
+        "--samples",
+        type=int,
+        default=TABLE_ADVICE.samples,
+        help="The deals the advise seat samples a decision, to measure what more of them add.",
+    )
+    parser.add_argument(
         "--no-reading",
         action="store_true",
         help="The advise seat reads nothing of the opponents' turns, to measure what it adds.",
@@ -121,7 +127,12 @@ def main() -> None:
     parts = [args.only] if args.only else [
         "openings", "decisions", "baselines", "random", "greedy", "two"
     ]  # fmt: skip
-    table = replace(TABLE_ADVICE, line_nodes=args.line_nodes, reading=not args.no_reading)
+    table = replace(
+        TABLE_ADVICE,
+        samples=args.samples,
+        line_nodes=args.line_nodes,
+        reading=not args.no_reading,
+    )
     print(
         f"advise in tournaments: {table.samples} samples, {table.max_nodes} nodes a move, "
         f"deals searched at most {table.solve_cards} cards in hand, a line search of "
@@ -132,7 +143,7 @@ def main() -> None:
         openings(args.openings, args.seed)
         print()
     if "decisions" in parts:
-        decisions(args.openings, args.seed)
+        decisions(args.openings, args.seed, table)
         print()
     if "baselines" in parts:
         for first, other in [("greedy", "random"), ("fewest", "random"), ("shed", "random"),
