@@ -209,6 +209,8 @@ def big2_card_key(card: Card, rules: Rules = SEED_RULES) -> int:
 # suit is every fourth bit.
 _LOW_BITS = int("1" * 13, 16)  # bit 0 of every rank nibble
 _SUIT_BITS = tuple(_LOW_BITS << suit for suit in range(4))
+_PAIR_BITS = 0x5555555555555  # bit 0 of every two bits of the 52
+_QUAD_BITS = 0x3333333333333  # bits 0 and 1 of every nibble
 #: The seed's ten straights as rank lists: A2345, then 23456 .. TJQKA (0 = deuce, 12 = ace).
 STRAIGHT_RANKS = SEED_RULES.straight_ranks
 # _SUBSETS[nibble][k]: the k-card subsets of the suits present in one rank, as nibbles.
@@ -384,10 +386,6 @@ def has_five_card_play(hand: CardSet, rules: Rules) -> bool:
     if counts >> 1 & counts & _LOW_BITS and pairs.bit_count() >= 2:
         return True  # a full house: three of one rank (2 + 1 in the count), two of another
     return rules.two_pair and pairs.bit_count() >= 2
-
-
-_PAIR_BITS = 0x5555555555555  # bit 0 of every two bits of the 52
-_QUAD_BITS = 0x3333333333333  # bits 0 and 1 of every nibble
 
 
 def dragon_masks(hand: CardSet) -> Iterator[CardSet]:
