@@ -13,6 +13,8 @@ Figures:
 * four players, one ``advise`` against three ``random``: the share of games it goes out first
   (chance 25%), with a 95% interval; the same against three ``greedy``;
 * two players, 13 cards each: ``advise`` against ``greedy``;
+* with ``--passes N``, the ``advise`` seat chooses by a tree of its own turns over its sampled
+  deals (N passes a decision) in place of scoring each deal;
 * ``advise`` with the tournament seat's defaults on every decision (two or more legal moves) of
   ``--openings`` deals that ``greedy`` plays in every seat, four players and two: the median
   and mean milliseconds a decision;
@@ -123,6 +125,13 @@ def main() -> None:
         action="store_true",
         help="The advise seat reads nothing of the opponents' turns, to measure what it adds.",
     )
+    parser.add_argument(
+        "--passes",
+        type=int,
+        default=0,
+        help="The advise seat chooses by a tree of its own turns, this many passes over the "
+        "sampled deals, in place of scoring each deal (0: no tree).",
+    )
     args = parser.parse_args()
     parts = [args.only] if args.only else [
         "openings", "decisions", "baselines", "random", "greedy", "two"
@@ -132,11 +141,18 @@ def main() -> None:
         samples=args.samples,
         line_nodes=args.line_nodes,
         reading=not args.no_reading,
+        passes=args.passes,
     )
+    if table.passes:
+        how = f"a tree of {table.passes:,} passes over the deals"
+    else:
+        how = (
+            f"{table.max_nodes} nodes a move, deals searched at most {table.solve_cards} "
+            f"cards in hand, a line search of {table.line_nodes} turns a move"
+        )
     print(
-        f"advise in tournaments: {table.samples} samples, {table.max_nodes} nodes a move, "
-        f"deals searched at most {table.solve_cards} cards in hand, a line search of "
-        f"{table.line_nodes} turns a move, turns read: {'yes' if table.reading else 'no'}\n",
+        f"advise in tournaments: {table.samples} samples, {how}, turns read: "
+        f"{'yes' if table.reading else 'no'}\n",
         flush=True,
     )
     if "openings" in parts:

@@ -36,6 +36,12 @@ Moves are ranked by share, then by the player's fewest plays after the move (few
 play before a pass, more cards before fewer, the lower play before the higher, and then in the
 order :meth:`~handsolver.solver.big2.table.TableView.legal_moves` lists them.
 
+With ``passes`` set, the deals are not scored one by one: a tree of the player's own turns is
+searched over them instead (:mod:`.tree_search`), so that the player's later moves are chosen
+from what it sees rather than from one deal's cards.  A move's ``share`` is then the share of
+the passes through it that won, ``passes`` how many went through it, ``exact`` 0, and the moves
+are ranked by passes, then share, then the order above.
+
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
 With ``reading`` on (the default), the opponents' turns are read as greedy's
@@ -127,7 +133,10 @@ class AdviceSettings:
     (None: unbounded), an optional time limit per deal's solve in seconds (which makes the
     answer depend on the machine's speed), the seed of the sampling, the most cards in hand of
     a deal that is solved, the player's turns searched per move for a line of its own (0: no
-    such search) and whether the opponents' turns are read as greedy's (see the module)."""
+    such search), whether the opponents' turns are read as greedy's, and the passes of a tree
+    of the player's own turns over the deals, which then chooses in place of scoring each deal
+    (0: no tree; the solver's and the line search's budgets are then unused; see the
+    module)."""
 
     samples: int = DEFAULT_SAMPLES
     max_nodes: int | None = DEFAULT_NODES
@@ -136,6 +145,7 @@ class AdviceSettings:
     solve_cards: int = DEFAULT_SOLVE_CARDS
     line_nodes: int = DEFAULT_LINE_NODES
     reading: bool = True
+    passes: int = 0
 
 
 DEFAULT_ADVICE = AdviceSettings()
@@ -145,25 +155,29 @@ TABLE_ADVICE = AdviceSettings(TABLE_SAMPLES, TABLE_NODES, None, 0, TABLE_SOLVE_C
 @dataclass(frozen=True)
 class MoveAdvice:
     """One legal move (``play`` None for a pass): its share of the sampled deals won, the
-    standard error of that share, how many deals gave it an exact verdict, and the fewest plays
-    left in the hand after it."""
+    standard error of that share, how many deals gave it an exact verdict, the fewest plays
+    left in the hand after it, and with a tree, the passes through it (the share is then of
+    those passes)."""
 
     play: Move
     share: Fraction
     stderr: float
     exact: int
     plays_left: int
+    passes: int = 0
 
 
 @dataclass(frozen=True)
 class Advice:
     """Every legal move ranked best first, over ``samples`` deals of the unseen cards (1 when
-    only one deal is consistent with what the player sees)."""
+    only one deal is consistent with what the player sees), and the passes of the tree that
+    ranked them (0: the deals were scored one by one)."""
 
     view: TableView
     samples: int
     consistent: int
     moves: tuple[MoveAdvice, ...]
+    passes: int = 0
 
     @property
     def best(self) -> Move:
@@ -229,6 +243,9 @@ def advise(
         deals = fitted_deals(deals, readings, undealt, settings.seed)
     check_position(_position(_seat_hands(view, opponents, deals[0]), view), view.rules)
     moves = view.legal_moves()
+    if settings.passes:
+        hands = [_seat_hands(view, opponents, deal) for deal in deals]
+        return _tree_advice(view, hands, moves, settings.passes, consistent, progress)
     jobs = [(_seat_hands(view, opponents, deal), view, moves, settings) for deal in deals]
     results: Iterable[list[tuple[bool, int]]]
     results = run_batch(score_deal, jobs, workers=workers, scheduler=scheduler, chunksize=1)
@@ -328,8 +345,7 @@ def score_deal(
         if verdict or (verdict is False and two_players):
             out.append((True, int(verdict)))
             continue
-        tupled = None if move is None else (move.mask, move.kind.size, play_strength(move, rules))
-        child = after(root, tupled, rules)
+        child = after(root, _tupled(move, rules), rules)
         if isinstance(child, int):
             won = child == view.seat
         else:
@@ -355,6 +371,44 @@ def score_deal(
                 )
         out.append((verdict is not None, int(won)))
     return out
+
+
+def _tree_advice(
+    view: TableView,
+    deals: list[tuple[CardSet, ...]],
+    moves: list[Move],
+    passes: int,
+    consistent: int,
+    progress: ProgressWrapper | None,
+) -> Advice:
+    """The moves ranked by a tree of the player's turns over ``deals`` (see the module)."""
+    from handsolver.solver.big2.tree_search import PlayerTree
+
+    rules = view.rules
+    left = [fewest_count(view.hand ^ (0 if move is None else move.mask), rules) for move in moves]
+    order = sorted(range(len(moves)), key=lambda i: (*_tie_key(moves[i], left[i], rules), i))
+    roots = [root_state(check_position(_position(hands, view), rules), rules) for hands in deals]
+    tupled = [_tupled(moves[i], rules) for i in order]
+    tree = PlayerTree(roots, view.seat, tupled, rules, PLAYER_POLICIES)
+    slices = min(passes, 100)
+    steps: Iterable[int] = range(slices)
+    if progress is not None:
+        steps = progress(steps, slices, "big2 advise")
+    for step in steps:
+        tree.run(passes * (step + 1) // slices - passes * step // slices)
+    results = []
+    for i, (through, won) in zip(order, tree.root_stats(), strict=True):
+        share = Fraction(won, through) if through else Fraction(0)
+        # The passes through a move are not independent draws (the tree learns as it goes);
+        # the binomial error is a guide to the share's spread, no more.
+        stderr = math.sqrt(share * (1 - share) / through) if through else 0.0
+        results.append(MoveAdvice(moves[i], share, stderr, 0, left[i], through))
+    ranked = sorted(results, key=lambda move: (-move.passes, -move.share))
+    return Advice(view, len(deals), consistent, tuple(ranked), passes)
+
+
+def _tupled(move: Move, rules: Rules) -> tuple[int, int, int] | None:
+    return None if move is None else (move.mask, move.kind.size, play_strength(move, rules))
 
 
 def _first_moves(view: TableView, moves: list[Move], count: int) -> set[int]:

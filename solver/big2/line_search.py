@@ -39,8 +39,8 @@ from handsolver.solver.big2.playout import (
     Policy,
     State,
     after,
-    beating_plays,
     play_until,
+    seat_moves,
 )
 
 __all__ = ["winning_line"]
@@ -104,8 +104,5 @@ def _moves(
         if move not in tried:
             tried.append(move)
             yield move
-    if size == 0:
-        rest: list[PlayTuple | None] = [p for p in mine.leads if p[0] & hand == p[0]]
-    else:
-        rest = [*beating_plays(mine, hand, size, strength), None]
+    rest = seat_moves(mine, hand, size, strength)
     yield from (move for move in rest if move not in tried)

@@ -60,6 +60,7 @@ __all__ = [
     "hand_plays",
     "play_out",
     "play_until",
+    "seat_moves",
     "shed_choice",
 ]
 
@@ -121,6 +122,14 @@ def beating_plays(mine: HandPlays, hand: CardSet, size: int, strength: int) -> I
                 yield play
     if mine.bombs and size == 1 and strength >= DEUCE_KEY:
         yield from (play for play in mine.bombs if play[0] & hand == play[0])
+
+
+def seat_moves(mine: HandPlays, hand: CardSet, size: int, strength: int) -> list[PlayTuple | None]:
+    """Every legal move of ``hand``: on a lead (size 0) every play, the most cards first and
+    the lowest first; on a play to beat the plays that beat it, lowest first, then the pass."""
+    if size == 0:
+        return [play for play in mine.leads if play[0] & hand == play[0]]
+    return [*beating_plays(mine, hand, size, strength), None]
 
 
 def greedy_choice(

@@ -107,6 +107,20 @@ ReadingOption = Annotated[
 ]
 
 
+PassesOption = Annotated[
+    int,
+    typer.Option(
+        "--passes",
+        min=0,
+        max=10**7,
+        help="Choose by a tree of the player's own turns, this many passes down it over the "
+        "sampled deals, playouts at its leaves, in place of solving each deal (0: no tree; "
+        "the search budgets above are then unused).",
+        rich_help_panel=_PANEL,
+    ),
+]
+
+
 def advice_settings(
     samples: int,
     nodes: int,
@@ -115,10 +129,11 @@ def advice_settings(
     seed: int,
     line_nodes: int = DEFAULT_LINE_NODES,
     reading: bool = True,
+    passes: int = 0,
 ) -> AdviceSettings:
     """The advisor's settings from its options (``--max-nodes 0`` is no limit)."""
     return AdviceSettings(
-        samples, nodes or None, time_limit, seed, solve_cards, line_nodes, reading
+        samples, nodes or None, time_limit, seed, solve_cards, line_nodes, reading, passes
     )
 
 
@@ -210,21 +225,25 @@ def move_cards(move: Play | None, notation: Notation, rules: Rules) -> list[str]
 
 def advice_json(advice: Advice, notation: Notation) -> dict[str, Any]:
     rules = advice.view.rules
-    return {
+    out: dict[str, Any] = {
         "rules": rules.to_json(notation),
         "samples": advice.samples,
         "consistent_deals": advice.consistent,
-        "moves": [
-            {
-                "play": move_cards(move.play, notation, rules),
-                "share": round(float(move.share), 6),
-                "stderr": round(move.stderr, 6),
-                "exact": move.exact,
-                "plays_left": move.plays_left,
-            }
-            for move in advice.moves
-        ],
     }
+    if advice.passes:
+        out["passes"] = advice.passes
+    out["moves"] = [
+        {
+            "play": move_cards(move.play, notation, rules),
+            "share": round(float(move.share), 6),
+            "stderr": round(move.stderr, 6),
+            "exact": move.exact,
+            "plays_left": move.plays_left,
+            **({"passes": move.passes} if advice.passes else {}),
+        }
+        for move in advice.moves
+    ]
+    return out
 
 
 @takes_rules()
@@ -259,6 +278,7 @@ def advise(
     time_limit: TimeOption = None,
     solve_cards: SolveCardsOption = DEFAULT_SOLVE_CARDS,
     line_nodes: LineNodesOption = DEFAULT_LINE_NODES,
+    passes: PassesOption = 0,
     seed: SeedOption = 0,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
@@ -277,7 +297,9 @@ def advise(
     from handsolver.solver.commands.progress import progress
 
     text = " ".join(card_texts(hand))
-    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed, line_nodes)
+    settings = advice_settings(
+        samples, nodes, time_limit, solve_cards, seed, line_nodes, passes=passes
+    )
     with user_errors():
         notation = notation_of(text)
         view = table_view(text, played, counts, beat, by, passed, start, rules)
@@ -291,18 +313,20 @@ def advise(
         print_json(advice_json(advice, notation))
         return
     out = advice_json(advice, notation)
-    title = (
+    deals = (
         f"{advice.samples} deal{'s' if advice.samples != 1 else ''} of the unseen cards "
         f"({advice.consistent:,} consistent; {rules.name} rules)"
     )
+    title = f"a tree of {advice.passes:,} passes over {deals}" if advice.passes else deals
+    tally = "passes" if advice.passes else "exact"
     rows = [
         [
             " ".join(move["play"]) or "pass",
             f"{move['share']:.3f}",
             f"{move['stderr']:.3f}",
-            f"{move['exact']}/{advice.samples}",
+            f"{move['passes']:,}" if advice.passes else f"{move['exact']}/{advice.samples}",
             move["plays_left"],
         ]
         for move in out["moves"]
     ]
-    print_table(title, ["move", "share", "stderr", "exact", "plays left"], rows, highlight=[0])
+    print_table(title, ["move", "share", "stderr", tally, "plays left"], rows, highlight=[0])

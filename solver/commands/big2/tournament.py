@@ -17,6 +17,7 @@ from handsolver.solver.big2.advise import (
 from handsolver.solver.commands.big2.advise import (
     LineNodesOption,
     NodesOption,
+    PassesOption,
     ReadingOption,
     SamplesOption,
     SolveCardsOption,
@@ -96,6 +97,7 @@ def tournament(
     solve_cards: SolveCardsOption = TABLE_SOLVE_CARDS,
     line_nodes: LineNodesOption = DEFAULT_LINE_NODES,
     reading: ReadingOption = True,
+    passes: PassesOption = 0,
     timeout: Annotated[
         float,
         typer.Option(
@@ -123,7 +125,9 @@ def tournament(
     from handsolver.solver.commands.errors import Interrupted
     from handsolver.solver.commands.progress import progress
 
-    settings = advice_settings(samples, nodes, time_limit, solve_cards, seed, line_nodes, reading)
+    settings = advice_settings(
+        samples, nodes, time_limit, solve_cards, seed, line_nodes, reading, passes
+    )
     with user_errors():
         names = _strategy_names(strategies)
         seated = [strategy_from_spec(name, settings, timeout, sandbox.value) for name in names]

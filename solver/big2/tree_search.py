@@ -1,0 +1,191 @@
+"""A tree of the player's own turns, searched over the sampled deals: the advisor's other way
+to choose (``passes`` in :class:`~handsolver.solver.big2.advise.AdviceSettings`).
+
+Scoring each move in each deal with every hand face up lets the player's later moves depend on
+that deal's hidden cards: a line that only wins because the cards are known counts as a win.
+Here the player's later moves are chosen from what the player sees.  The tree's nodes are the
+player's turns; its edges are the player's moves, and below a move the nodes are told apart by
+what the player sees before its next turn (the cards each seat played and the trick then), not
+by the cards the opponents hold.  Each *pass* goes down the tree in one sampled deal (the deals
+in turn), the opponents' moves in between played by ``greedy``
+(:func:`~handsolver.solver.big2.playout.greedy_choice`), so a node gathers every deal that
+looks the same to the player there.  At each node the move chosen is the one with the highest
+share won plus :data:`EXPLORATION` times ``sqrt(ln(passes through the node) / passes through
+the move)`` (UCB1), a move never tried first; where the pass reaches a node not yet in the tree
+it is added, and the deal played out from it as the advisor's playouts do (the player by each
+of its policies in turn, a win in either counts).  Every node on the way counts the pass and
+whether the player went out first.
+
+A move's share is the share of the passes through it that the player won; the moves are ranked
+by how many passes went through them (the search spends its passes on the moves that win), then
+by share.  Nothing here is random beyond the sampled deals, so the answer is fixed by them.
+
+>>> from handsolver.models.big2 import SEED_RULES
+>>> from handsolver.models.cards import mask_of, parse_cards
+>>> hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
+>>> plays = hand_plays(hands[0], SEED_RULES).leads  # the three singles, lowest first
+>>> tree = PlayerTree([(hands, 0, 0, 0, -1, 0)], 0, plays, SEED_RULES, (greedy_choice,))
+>>> tree.run(200)
+>>> [passes for passes, won in tree.root_stats()]
+[4, 193, 3]
+
+(after 9h the ace goes on it and seat 1 leads 3d; the queen holds the trick and 3c goes out.
+Qc led first wins too, on the same line, but the passes stay with the first winning move they
+find).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from handsolver.models.big2_rules import Rules
+from handsolver.solver.big2.playout import (
+    HandPlays,
+    PlayTuple,
+    Policy,
+    State,
+    after,
+    greedy_choice,
+    hand_plays,
+    play_out,
+    play_until,
+    seat_moves,
+)
+
+__all__ = ["EXPLORATION", "PlayerTree"]
+
+EXPLORATION = 0.5
+"""The weight of the untried in UCB1 (0.3 and 1.0 played no better in trials against
+``greedy``)."""
+
+Move = PlayTuple | None
+# What the player sees between two of its turns: the cards each seat played, and the trick.
+Observation = tuple[tuple[int, ...], int, int, int, int]
+
+
+class _Edge:
+    """A move at a node: passes through it, passes won, and the nodes below it by what the
+    player sees next."""
+
+    __slots__ = ("children", "passes", "wins")
+
+    def __init__(self) -> None:
+        self.passes = 0
+        self.wins = 0
+        self.children: dict[Observation, _Node] = {}
+
+
+class _Node:
+    __slots__ = ("edges", "passes")
+
+    def __init__(self) -> None:
+        self.passes = 0
+        self.edges: dict[Move, _Edge] = {}
+
+
+class PlayerTree:
+    """The tree of ``seat``'s turns over the deals ``roots`` (one state each, ``seat`` to move;
+    the passes take them in turn), the root's moves ``moves`` (the player's legal moves, in the
+    order untried moves are tried) and ``first``, the player's policies in a playout (see the
+    module)."""
+
+    def __init__(
+        self,
+        roots: Sequence[State],
+        seat: int,
+        moves: Sequence[Move],
+        rules: Rules,
+        first: Sequence[Policy],
+    ) -> None:
+        self.roots = list(roots)
+        self.plays = [[hand_plays(hand, rules) for hand in root[0]] for root in self.roots]
+        self.seat = seat
+        self.moves = list(moves)
+        self.rules = rules
+        self.first = tuple(first)
+        self.passes = 0
+        self._root = _Node()
+        self._policies: list[Policy] = [greedy_choice] * len(self.roots[0][0])
+
+    def run(self, passes: int) -> None:
+        """Go down the tree ``passes`` times more."""
+        for _ in range(passes):
+            index = self.passes % len(self.roots)
+            self._one_pass(self.roots[index], self.plays[index])
+            self.passes += 1
+
+    def root_stats(self) -> list[tuple[int, int]]:
+        """Per root move: the passes through it and the passes the player won."""
+        edges = self._root.edges
+        return [
+            (edges[move].passes, edges[move].wins) if move in edges else (0, 0)
+            for move in self.moves
+        ]
+
+    def _one_pass(self, state: State, plays: list[HandPlays]) -> None:
+        seat, rules = self.seat, self.rules
+        node = self._root
+        moves: Sequence[Move] = self.moves
+        path: list[tuple[_Node, _Edge]] = []
+        while True:
+            move, edge, new = _choice(node, moves)
+            path.append((node, edge))
+            child = after(state, move, rules)
+            if not isinstance(child, int):
+                child = play_until(plays, *child, rules, self._policies, seat)
+            if isinstance(child, int):
+                won = child == seat
+                break
+            seen = _observation(state, child)
+            below = edge.children.get(seen)
+            if new or below is None:
+                edge.children.setdefault(seen, _Node())
+                won = self._playout(plays, child)
+                break
+            node, state = below, child
+            hands, _, size, strength, _, _ = child
+            moves = seat_moves(plays[seat], hands[seat], size, strength)
+        for node, edge in path:
+            node.passes += 1
+            edge.passes += 1
+            edge.wins += won
+
+    def _playout(self, plays: list[HandPlays], state: State) -> bool:
+        """Whether the player goes out first from ``state`` by one of its playout policies,
+        the others playing greedy."""
+        policies = self._policies
+        try:
+            for policy in self.first:
+                policies[self.seat] = policy
+                if play_out(plays, *state, self.rules, policies) == self.seat:
+                    return True
+            return False
+        finally:
+            policies[self.seat] = greedy_choice
+
+
+def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge, bool]:
+    """The move to follow at ``node``: the first never tried, else the best by UCB1; its edge,
+    and whether it is new."""
+    edges = node.edges
+    for move in moves:
+        if move not in edges:
+            edge = edges[move] = _Edge()
+            return move, edge, True
+    spread = math.log(node.passes)
+    best_value = -1.0
+    best: Move = None
+    for move in moves:
+        edge = edges[move]
+        value = edge.wins / edge.passes + EXPLORATION * math.sqrt(spread / edge.passes)
+        if value > best_value:
+            best_value, best = value, move
+    return best, edges[best], False
+
+
+def _observation(before: State, now: State) -> Observation:
+    """What the player sees from one of its turns to the next: the cards each seat played and
+    the trick then."""
+    played = tuple(old ^ new for old, new in zip(before[0], now[0], strict=True))
+    return played, now[2], now[3], now[4], now[5]
