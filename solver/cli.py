@@ -108,6 +108,27 @@ def _on_interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def _send_again(unraisable: Any) -> None:
+    """An interruption raised where Python cannot pass an exception on (a finalizer, a callback
+    from C code, as when numba compiles a kernel) would be lost there, and the command would run
+    on: the same signal is sent again a moment later, from another thread, so that it lands in
+    the command's own code and stops it as anywhere else.  Other unraisable exceptions go to
+    the hook there was before."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt) and _interrupted:
+        import signal
+        import threading
+
+        number = SIGTERM if _terminated else signal.SIGINT
+        sender = threading.Timer(0.01, os.kill, (os.getpid(), number))
+        sender.daemon = True
+        sender.start()
+        return
+    _hook_before(unraisable)
+
+
+_hook_before = sys.unraisablehook
+
+
 def _with_catch(run: Callable[[], Any]) -> int:
     """Run the command line and turn every way it can end into an exit code and at most one
     line on stderr."""
@@ -118,9 +139,13 @@ def _with_catch(run: Callable[[], Any]) -> int:
         signal.signal(signal.SIGINT, _on_interrupt)
     if previous[SIGTERM] == signal.SIG_DFL:
         signal.signal(SIGTERM, _on_interrupt)
+    global _hook_before
+    _hook_before = sys.unraisablehook
+    sys.unraisablehook = _send_again
     try:
         code = _exit_code(run)
     finally:
+        sys.unraisablehook = _hook_before
         for number, handler in previous.items():
             if handler is not None:
                 signal.signal(number, handler)

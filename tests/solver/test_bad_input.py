@@ -32,7 +32,7 @@ from handsolver.solver.commands.errors import MAX_MESSAGE
 from handsolver.solver.commands.inputs import MAX_LINE
 from handsolver.solver.commands.options import StrictNumber
 
-from .processes import HANG, children, first_line, group_is_gone, handsolver, wait_for
+from .processes import HANG, children, first_line, group_is_gone, handsolver, start, wait_for
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -558,6 +558,35 @@ def test_ctrl_c_stops_a_cp_sat_search() -> None:
     maps = Path(f"/proc/{process.pid}/maps")
     wait_for(lambda: "ortools" in maps.read_text())  # the search is being set up
     os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=HANG)
+    assert (process.returncode, out, err) == (130, b"", b"interrupted\n")
+
+
+_LOST_IN_A_FINALIZER = """
+import signal, sys, time
+from handsolver.solver import cli
+
+class Finalized:
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)  # the handler runs here, where no exception escapes
+        for _ in range(3):
+            pass
+
+def run():
+    Finalized()
+    for _ in range(2000):  # 20 s: far longer than the signal sent again takes to arrive
+        time.sleep(0.01)
+    print("ran on")
+    return 0
+
+sys.exit(cli._with_catch(run))
+"""
+
+
+def test_ctrl_c_lost_in_a_finalizer_still_stops_the_command() -> None:
+    """A Ctrl-C that lands in a finalizer or a callback from C code (numba's compiler runs
+    such callbacks) cannot raise there; the command must still stop, with one line."""
+    process = start([sys.executable, "-c", _LOST_IN_A_FINALIZER])
     out, err = process.communicate(timeout=HANG)
     assert (process.returncode, out, err) == (130, b"", b"interrupted\n")
 

@@ -565,7 +565,7 @@ def test_timeout_kills_the_process_group(tmp_path: Path) -> None:
     challenge = make_challenge("badugi")
     pid_file = tmp_path / "child.pid"
     command = misbehaving(tmp_path, "hang", MARK, str(pid_file))
-    report = check(challenge, command, SMALL[3:6], timeout=0.4, sandbox="none")
+    report = check(challenge, command, SMALL[3:6], timeout=3, sandbox="none")
     example = counterexample(report)
     assert "timed out" in example["reason"]
     assert report["failing_ids"] == ["seed-5"] and report["cases"] == 3
@@ -575,7 +575,7 @@ def test_timeout_kills_the_process_group(tmp_path: Path) -> None:
 def test_per_case_timeout_and_budget(tmp_path: Path) -> None:
     challenge = make_challenge("badugi")
     command = misbehaving(tmp_path, "hang", MARK, str(tmp_path / "pid"))
-    report = check(challenge, command, SMALL, per_case=True, timeout=0.3, budget=60, sandbox="none")
+    report = check(challenge, command, SMALL, per_case=True, timeout=3, budget=60, sandbox="none")
     assert report["failing_ids"] == ["seed-5"] and report["cases"] == 9
     began = time.monotonic()
     report = check(
@@ -770,7 +770,7 @@ for line in sys.stdin:
 """
     )
     command = Command((sys.executable, str(script)))
-    report = check(challenge, command, SMALL, timeout=0.3, startup=0.3)
+    report = check(challenge, command, SMALL, timeout=2, startup=2)
     example = counterexample(report)
     assert report["failures"] == 2 and report["not_run"] == 0, report
     assert example["id"] == report["failing_ids"][0]
