@@ -385,8 +385,8 @@ def _tree_advice(
     from handsolver.solver.big2.tree_search import PlayerTree
 
     rules = view.rules
-    left = [fewest_count(view.hand ^ (0 if move is None else move.mask), rules) for move in moves]
-    order = sorted(range(len(moves)), key=lambda i: (*_tie_key(moves[i], left[i], rules), i))
+    left = _plays_left(view, moves)
+    order = _tie_order(moves, left, rules)
     roots = [root_state(check_position(_position(hands, view), rules), rules) for hands in deals]
     tupled = [_tupled(moves[i], rules) for i in order]
     tree = PlayerTree(roots, view.seat, tupled, rules, PLAYER_POLICIES)
@@ -413,10 +413,18 @@ def _tupled(move: Move, rules: Rules) -> tuple[int, int, int] | None:
 
 def _first_moves(view: TableView, moves: list[Move], count: int) -> set[int]:
     """The indices of the first ``count`` moves in the order that breaks ties of share."""
-    rules = view.rules
-    left = [fewest_count(view.hand ^ (0 if move is None else move.mask), rules) for move in moves]
-    order = sorted(range(len(moves)), key=lambda i: (*_tie_key(moves[i], left[i], rules), i))
-    return set(order[:count])
+    return set(_tie_order(moves, _plays_left(view, moves), view.rules)[:count])
+
+
+def _plays_left(view: TableView, moves: list[Move]) -> list[int]:
+    """The fewest plays left in the hand after each move."""
+    hand, rules = view.hand, view.rules
+    return [fewest_count(hand ^ (0 if move is None else move.mask), rules) for move in moves]
+
+
+def _tie_order(moves: list[Move], left: list[int], rules: Rules) -> list[int]:
+    """The indices of the moves in the order that breaks ties of share (then as listed)."""
+    return sorted(range(len(moves)), key=lambda i: (*_tie_key(moves[i], left[i], rules), i))
 
 
 def _ranked(
@@ -427,7 +435,7 @@ def _ranked(
     consistent: int,
 ) -> Advice:
     rules = view.rules
-    left = [fewest_count(view.hand ^ (0 if move is None else move.mask), rules) for move in moves]
+    left = _plays_left(view, moves)
     results = []
     for index, move in enumerate(moves):
         exact = sum(deal[index][0] for deal in scores)

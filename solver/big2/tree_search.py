@@ -129,7 +129,7 @@ class PlayerTree:
         moves: Sequence[Move] = self.moves
         path: list[tuple[_Node, _Edge]] = []
         while True:
-            move, edge, new = _choice(node, moves)
+            move, edge = _choice(node, moves)
             path.append((node, edge))
             child = after(state, move, rules)
             if not isinstance(child, int):
@@ -139,8 +139,8 @@ class PlayerTree:
                 break
             seen = _observation(state, child)
             below = edge.children.get(seen)
-            if new or below is None:
-                edge.children.setdefault(seen, _Node())
+            if below is None:  # a move tried for the first time has nothing below it yet
+                edge.children[seen] = _Node()
                 won = self._playout(plays, child)
                 break
             node, state = below, child
@@ -165,14 +165,14 @@ class PlayerTree:
             policies[self.seat] = greedy_choice
 
 
-def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge, bool]:
-    """The move to follow at ``node``: the first never tried, else the best by UCB1; its edge,
-    and whether it is new."""
+def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge]:
+    """The move to follow at ``node``, the first never tried, else the best by UCB1, and its
+    edge."""
     edges = node.edges
     for move in moves:
         if move not in edges:
             edge = edges[move] = _Edge()
-            return move, edge, True
+            return move, edge
     spread = math.log(node.passes)
     best_value = -1.0
     best: Move = None
@@ -181,7 +181,7 @@ def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge, bool]:
         value = edge.wins / edge.passes + EXPLORATION * math.sqrt(spread / edge.passes)
         if value > best_value:
             best_value, best = value, move
-    return best, edges[best], False
+    return best, edges[best]
 
 
 def _observation(before: State, now: State) -> Observation:
