@@ -144,7 +144,10 @@ def main() -> None:
         passes=args.passes,
     )
     if table.passes:
-        how = f"a tree of {table.passes:,} passes over the deals"
+        how = (
+            f"a tree of {table.passes:,} passes over the deals, a line search of "
+            f"{table.line_nodes} turns at its leaves"
+        )
     else:
         how = (
             f"{table.max_nodes} nodes a move, deals searched at most {table.solve_cards} "

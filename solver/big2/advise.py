@@ -38,9 +38,10 @@ order :meth:`~handsolver.solver.big2.table.TableView.legal_moves` lists them.
 
 With ``passes`` set, the deals are not scored one by one: a tree of the player's own turns is
 searched over them instead (:mod:`.tree_search`), so that the player's later moves are chosen
-from what it sees rather than from one deal's cards.  A move's ``share`` is then the share of
-the passes through it that won, ``passes`` how many went through it, ``exact`` 0, and the moves
-are ranked by passes, then share, then the order above.
+from what it sees rather than from one deal's cards; where the tree ends, a deal is scored as
+above without the solver (the playouts, then the line search).  A move's ``share`` is then the
+share of the passes through it that won, ``passes`` how many went through it, ``exact`` 0, and
+the moves are ranked by passes, then share, then the order above.
 
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
@@ -135,8 +136,8 @@ class AdviceSettings:
     a deal that is solved, the player's turns searched per move for a line of its own (0: no
     such search), whether the opponents' turns are read as greedy's, and the passes of a tree
     of the player's own turns over the deals, which then chooses in place of scoring each deal
-    (0: no tree; the solver's and the line search's budgets are then unused; see the
-    module)."""
+    (0: no tree; the solver's budgets are then unused, the line search's scores the tree's
+    leaves; see the module)."""
 
     samples: int = DEFAULT_SAMPLES
     max_nodes: int | None = DEFAULT_NODES
@@ -245,7 +246,7 @@ def advise(
     moves = view.legal_moves()
     if settings.passes:
         hands = [_seat_hands(view, opponents, deal) for deal in deals]
-        return _tree_advice(view, hands, moves, settings.passes, consistent, progress)
+        return _tree_advice(view, hands, moves, settings, consistent, progress)
     jobs = [(_seat_hands(view, opponents, deal), view, moves, settings) for deal in deals]
     results: Iterable[list[tuple[bool, int]]]
     results = run_batch(score_deal, jobs, workers=workers, scheduler=scheduler, chunksize=1)
@@ -377,19 +378,19 @@ def _tree_advice(
     view: TableView,
     deals: list[tuple[CardSet, ...]],
     moves: list[Move],
-    passes: int,
+    settings: AdviceSettings,
     consistent: int,
     progress: ProgressWrapper | None,
 ) -> Advice:
     """The moves ranked by a tree of the player's turns over ``deals`` (see the module)."""
     from handsolver.solver.big2.tree_search import PlayerTree
 
-    rules = view.rules
+    rules, passes = view.rules, settings.passes
     left = _plays_left(view, moves)
     order = _tie_order(moves, left, rules)
     roots = [root_state(check_position(_position(hands, view), rules), rules) for hands in deals]
     tupled = [_tupled(moves[i], rules) for i in order]
-    tree = PlayerTree(roots, view.seat, tupled, rules, PLAYER_POLICIES)
+    tree = PlayerTree(roots, view.seat, tupled, rules, PLAYER_POLICIES, settings.line_nodes)
     slices = min(passes, 100)
     steps: Iterable[int] = range(slices)
     if progress is not None:

@@ -12,9 +12,12 @@ in turn), the opponents' moves in between played by ``greedy``
 looks the same to the player there.  At each node the move chosen is the one with the highest
 share won plus :data:`EXPLORATION` times ``sqrt(ln(passes through the node) / passes through
 the move)`` (UCB1), a move never tried first; where the pass reaches a node not yet in the tree
-it is added, and the deal played out from it as the advisor's playouts do (the player by each
-of its policies in turn, a win in either counts).  Every node on the way counts the pass and
-whether the player went out first.
+it is added, and the deal scored from it as the advisor scores a deal after a move: played out
+(the player by each of its policies in turn, a win in either counts) and, where both lose and
+``line_nodes`` is set, searched for a line of the player's own that goes out first against the
+greedy opponents (:func:`~handsolver.solver.big2.line_search.winning_line`, at most that many
+of the player's turns).  Every node on the way counts the pass and whether the player went out
+first.
 
 A move's share is the share of the passes through it that the player won; the moves are ranked
 by how many passes went through them (the search spends its passes on the moves that win), then
@@ -40,6 +43,7 @@ import math
 from collections.abc import Sequence
 
 from handsolver.models.big2_rules import Rules
+from handsolver.solver.big2.line_search import winning_line
 from handsolver.solver.big2.playout import (
     HandPlays,
     PlayTuple,
@@ -87,7 +91,8 @@ class _Node:
 class PlayerTree:
     """The tree of ``seat``'s turns over the deals ``roots`` (one state each, ``seat`` to move;
     the passes take them in turn), the root's moves ``moves`` (the player's legal moves, in the
-    order untried moves are tried) and ``first``, the player's policies in a playout (see the
+    order untried moves are tried), ``first``, the player's policies in a playout, and
+    ``line_nodes``, the budget of the line search where the playouts lose (0: none; see the
     module)."""
 
     def __init__(
@@ -97,6 +102,7 @@ class PlayerTree:
         moves: Sequence[Move],
         rules: Rules,
         first: Sequence[Policy],
+        line_nodes: int = 0,
     ) -> None:
         self.roots = list(roots)
         self.plays = [[hand_plays(hand, rules) for hand in root[0]] for root in self.roots]
@@ -104,6 +110,10 @@ class PlayerTree:
         self.moves = list(moves)
         self.rules = rules
         self.first = tuple(first)
+        self.line_nodes = line_nodes
+        # Positions proven lost to the line search.  A state holds every hand, so what is
+        # refuted in one deal is refuted wherever it comes up.
+        self._refuted: set[State] = set()
         self.passes = 0
         self._root = _Node()
         self._policies: list[Policy] = [greedy_choice] * len(self.roots[0][0])
@@ -141,7 +151,7 @@ class PlayerTree:
             below = edge.children.get(seen)
             if below is None:  # a move tried for the first time has nothing below it yet
                 edge.children[seen] = _Node()
-                won = self._playout(plays, child)
+                won = self._leaf_won(plays, child)
                 break
             node, state = below, child
             hands, _, size, strength, _, _ = child
@@ -151,18 +161,23 @@ class PlayerTree:
             edge.passes += 1
             edge.wins += won
 
-    def _playout(self, plays: list[HandPlays], state: State) -> bool:
-        """Whether the player goes out first from ``state`` by one of its playout policies,
-        the others playing greedy."""
-        policies = self._policies
+    def _leaf_won(self, plays: list[HandPlays], state: State) -> bool:
+        """Whether the player goes out first from ``state``, the others playing greedy: by
+        one of its playout policies, else by a line the line search finds."""
+        seat, rules, policies = self.seat, self.rules, self._policies
         try:
             for policy in self.first:
-                policies[self.seat] = policy
-                if play_out(plays, *state, self.rules, policies) == self.seat:
+                policies[seat] = policy
+                if play_out(plays, *state, rules, policies) == seat:
                     return True
-            return False
         finally:
-            policies[self.seat] = greedy_choice
+            policies[seat] = greedy_choice
+        if not self.line_nodes:
+            return False
+        found = winning_line(
+            plays, state, seat, rules, policies, self.first, self.line_nodes, self._refuted
+        )
+        return bool(found)
 
 
 def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge]:

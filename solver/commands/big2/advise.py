@@ -114,8 +114,8 @@ PassesOption = Annotated[
         min=0,
         max=10**7,
         help="Choose by a tree of the player's own turns, this many passes down it over the "
-        "sampled deals, playouts at its leaves, in place of solving each deal (0: no tree; "
-        "the search budgets above are then unused).",
+        "sampled deals, playouts and the line search at its leaves, in place of solving each "
+        "deal (0: no tree; the solver's budgets are then unused).",
         rich_help_panel=_PANEL,
     ),
 ]
