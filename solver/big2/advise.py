@@ -70,14 +70,13 @@ from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name
 from handsolver.solver.batch import run_batch
 from handsolver.solver.big2.game import Position, check_position, root_state
-from handsolver.solver.big2.line_search import winning_line
+from handsolver.solver.big2.line_search import deal_won
 from handsolver.solver.big2.playout import (
     Policy,
     State,
     after,
     greedy_choice,
     hand_plays,
-    play_out,
     shed_choice,
 )
 from handsolver.solver.big2.reading import fitted_deals, greedy_readings
@@ -350,26 +349,10 @@ def score_deal(
         if isinstance(child, int):
             won = child == view.seat
         else:
-            won = False
-            for policy in PLAYER_POLICIES:
-                policies[view.seat] = policy
-                if play_out(plays, *child, rules, policies) == view.seat:
-                    won = True
-                    break
-            if not won and index in searched:
-                policies[view.seat] = greedy_choice
-                won = bool(
-                    winning_line(
-                        plays,
-                        child,
-                        view.seat,
-                        rules,
-                        policies,
-                        PLAYER_POLICIES,
-                        settings.line_nodes,
-                        refuted,
-                    )
-                )
+            line_nodes = settings.line_nodes if index in searched else 0
+            won = deal_won(
+                plays, child, view.seat, rules, policies, PLAYER_POLICIES, line_nodes, refuted
+            )
         out.append((verdict is not None, int(won)))
     return out
 

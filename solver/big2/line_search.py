@@ -39,11 +39,12 @@ from handsolver.solver.big2.playout import (
     Policy,
     State,
     after,
+    play_out,
     play_until,
     seat_moves,
 )
 
-__all__ = ["winning_line"]
+__all__ = ["deal_won", "winning_line"]
 
 
 class _OutOfNodes(Exception):
@@ -89,6 +90,33 @@ def winning_line(
         return wins(start)
     except _OutOfNodes:
         return None
+
+
+def deal_won(
+    plays: Sequence[HandPlays],
+    state: State,
+    seat: int,
+    rules: Rules,
+    policies: list[Policy],
+    first: Sequence[Policy],
+    line_nodes: int,
+    refuted: set[State],
+) -> bool:
+    """Whether ``seat`` goes out first from ``state``, every other seat playing its policy of
+    ``policies``: played out by each of the ``first`` policies in turn (a win in either
+    counts), else, with ``line_nodes`` set, by a line :func:`winning_line` finds within that
+    budget.  ``policies[seat]`` is set for the playouts and put back after them."""
+    mine = policies[seat]
+    try:
+        for policy in first:
+            policies[seat] = policy
+            if play_out(plays, *state, rules, policies) == seat:
+                return True
+    finally:
+        policies[seat] = mine
+    if not line_nodes:
+        return False
+    return bool(winning_line(plays, state, seat, rules, policies, first, line_nodes, refuted))
 
 
 def _moves(

@@ -43,7 +43,7 @@ import math
 from collections.abc import Sequence
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.line_search import winning_line
+from handsolver.solver.big2.line_search import deal_won
 from handsolver.solver.big2.playout import (
     HandPlays,
     PlayTuple,
@@ -52,7 +52,6 @@ from handsolver.solver.big2.playout import (
     after,
     greedy_choice,
     hand_plays,
-    play_out,
     play_until,
     seat_moves,
 )
@@ -151,7 +150,16 @@ class PlayerTree:
             below = edge.children.get(seen)
             if below is None:  # a move tried for the first time has nothing below it yet
                 edge.children[seen] = _Node()
-                won = self._leaf_won(plays, child)
+                won = deal_won(
+                    plays,
+                    child,
+                    seat,
+                    rules,
+                    self._policies,
+                    self.first,
+                    self.line_nodes,
+                    self._refuted,
+                )
                 break
             node, state = below, child
             hands, _, size, strength, _, _ = child
@@ -160,24 +168,6 @@ class PlayerTree:
             node.passes += 1
             edge.passes += 1
             edge.wins += won
-
-    def _leaf_won(self, plays: list[HandPlays], state: State) -> bool:
-        """Whether the player goes out first from ``state``, the others playing greedy: by
-        one of its playout policies, else by a line the line search finds."""
-        seat, rules, policies = self.seat, self.rules, self._policies
-        try:
-            for policy in self.first:
-                policies[seat] = policy
-                if play_out(plays, *state, rules, policies) == seat:
-                    return True
-        finally:
-            policies[seat] = greedy_choice
-        if not self.line_nodes:
-            return False
-        found = winning_line(
-            plays, state, seat, rules, policies, self.first, self.line_nodes, self._refuted
-        )
-        return bool(found)
 
 
 def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge]:
