@@ -21,7 +21,9 @@ Figures:
 * ``advise`` (its command's defaults) on 13-card opening positions with three opponents: the
   median seconds, and the share of its verdicts (one move in one sampled deal) proven exactly.
 
-The tournaments use the ``advise`` strategy's defaults (fewer samples, and only deals of few
+Each match saves its finished blocks of deals (the tournament command's default checkpoint, in
+the user's cache directory): after Ctrl-C, ``--resume`` continues it.  The tournaments use the
+``advise`` strategy's defaults (fewer samples, and only deals of few
 cards searched); each match prints its own seconds.  The published rule-based agent
 (Sugiyanto, Fernando and Tai, 2021) reports 89.60% against random players and 73.00% against a
 conventional program; docs/big2-table.md says where its definitions may differ.
@@ -38,17 +40,40 @@ from handsolver.models.big2 import SEED_RULES
 from handsolver.solver.big2.advise import DEFAULT_ADVICE, TABLE_ADVICE, AdviceSettings, advise
 from handsolver.solver.big2.strategies import greedy_move, strategy_from_spec
 from handsolver.solver.big2.table import Table
-from handsolver.solver.big2.tournament import dealt_hands, play_tournament
+from handsolver.solver.big2.tournament import play_tournament
+from handsolver.solver.big2.tournament_games import dealt_hands
+from handsolver.solver.big2.tournament_saves import tournament_checkpoint, tournament_key
+from handsolver.solver.commands.progress import progress
 
 
 def match(
-    names: list[str], deals: int, seed: int, workers: int, table: AdviceSettings = TABLE_ADVICE
+    names: list[str],
+    deals: int,
+    seed: int,
+    workers: int,
+    table: AdviceSettings = TABLE_ADVICE,
+    resume: bool = False,
 ) -> None:
+    """Play one match; its finished blocks are saved to the tournament command's default
+    checkpoint, so ``resume`` continues a match stopped before its end."""
     strategies = [strategy_from_spec(name, table) for name in names]
+    path = tournament_checkpoint(tournament_key(strategies, deals, seed, SEED_RULES))
+    resumed = resume and path is not None and path.exists()
     start = time.perf_counter()
-    result = play_tournament(strategies, deals, seed, SEED_RULES, workers=workers)
+    result = play_tournament(
+        strategies,
+        deals,
+        seed,
+        SEED_RULES,
+        workers=workers,
+        progress=lambda items, total, done: progress(items, total, "big2 tournament", done=done),
+        checkpoint=path,
+        resume=resumed,
+        checkpoint_required=False,
+    )
     seconds = time.perf_counter() - start
-    print(f"{' vs '.join(names)}: {deals:,} deals x {len(names)} rotations, {seconds:.0f} s")
+    since = " since resuming" if resumed else ""
+    print(f"{' vs '.join(names)}: {deals:,} deals x {len(names)} rotations, {seconds:.0f} s{since}")
     for item in result.strategies:
         low, high = item.interval
         print(
@@ -132,6 +157,11 @@ def main() -> None:
         help="The advise seat chooses by a tree of its own turns, this many passes over the "
         "sampled deals, in place of scoring each deal (0: no tree).",
     )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="Continue the matches stopped before their end (each saves its finished blocks).",
+    )
     args = parser.parse_args()
     parts = [args.only] if args.only else [
         "openings", "decisions", "baselines", "random", "greedy", "two"
@@ -167,7 +197,8 @@ def main() -> None:
     if "baselines" in parts:
         for first, other in [("greedy", "random"), ("fewest", "random"), ("shed", "random"),
                              ("shed", "greedy")]:  # fmt: skip
-            match([first, other, other, other], args.deals, args.seed, args.workers)
+            match([first, other, other, other], args.deals, args.seed, args.workers,
+                  resume=args.resume)  # fmt: skip
     matches = {
         "random": ["advise", "random", "random", "random"],
         "greedy": ["advise", "greedy", "greedy", "greedy"],
@@ -175,7 +206,7 @@ def main() -> None:
     }
     for part, names in matches.items():
         if part in parts:
-            match(names, args.deals, args.seed, args.workers, table)
+            match(names, args.deals, args.seed, args.workers, table, args.resume)
 
 
 if __name__ == "__main__":

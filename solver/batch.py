@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import signal
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from itertools import islice
 from typing import Any, NamedTuple, TypeVar
 
@@ -23,6 +23,7 @@ from handsolver.models.cards import InputError
 
 T = TypeVar("T")
 R = TypeVar("R")
+K = TypeVar("K", bound=Hashable)
 
 # Chunks in flight per worker: enough to keep every worker busy while results are printed.
 IN_FLIGHT_PER_WORKER = 4
@@ -59,6 +60,38 @@ def run_batch(
         yield from _run_dask(function, chunks, scheduler)
     else:
         yield from _run_pool(function, chunks, workers)
+
+
+def run_missing(
+    function: Callable[[T], R],
+    jobs: Mapping[K, T],
+    done: Mapping[K, R],
+    *,
+    save: Callable[[K, R], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[Iterator[R], int, int], Iterable[R]] | None = None,
+) -> dict[K, R]:
+    """The result of every job of ``jobs`` by key, in their order: those in ``done`` (read back
+    from a checkpoint), the others computed by :func:`run_batch`, one job a chunk, and each
+    handed to ``save`` as it comes.  ``progress`` wraps the loop over the new results: (the
+    results, jobs in all, jobs done before).
+
+    >>> run_missing(abs, {"a": -1, "b": -2, "c": 3}, {"b": 2})
+    {'a': 1, 'b': 2, 'c': 3}
+    """
+    pending = [key for key in jobs if key not in done]
+    results: Iterable[R] = run_batch(
+        function, [jobs[key] for key in pending], workers=workers, scheduler=scheduler, chunksize=1
+    )
+    if progress is not None:
+        results = progress(iter(results), len(jobs), len(jobs) - len(pending))
+    found = {key: done[key] for key in jobs if key in done}
+    for key, result in zip(pending, results, strict=True):
+        found[key] = result
+        if save is not None:
+            save(key, result)
+    return {key: found[key] for key in jobs}
 
 
 def _chunksize(jobs: Iterable[Any], workers: int) -> int:

@@ -63,6 +63,27 @@ def checksum(owner: str, content: bytes) -> str:
     return digest.hexdigest()[:32]
 
 
+def part_checksum(key: dict[str, Any], content: object) -> str:
+    """The checksum of one saved part, ``content`` (JSON), of the checkpoint keyed ``key``.
+
+    >>> part_checksum({"run": 1}, [0, [5, 6]]) == part_checksum({"run": 2}, [0, [5, 6]])
+    False
+    """
+    owner = json.dumps(key, sort_keys=True)
+    return checksum(owner, json.dumps(content, separators=(",", ":")).encode())
+
+
+def default_checkpoint(kind: str, key: dict[str, Any]) -> Path | None:
+    """Where the checkpoint of the run ``key`` lives when the user names none: the user's
+    cache directory, in a file named by ``kind`` and a digest of the key (None when the folder
+    cannot be made)."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    return folder / f"{kind}-{digest}.jsonl"
+
+
 def read_bounded(path: Path, limit: int, what: str) -> bytes:
     """The bytes of ``path``, which a file of this kind never has more than ``limit`` of.
 

@@ -13,64 +13,42 @@ to zero in every game.  The interval is the share plus or minus 1.96 standard er
 over deals of the strategy's share of that deal's games (a deal's rotations are not independent
 of each other; deals are), cut to [0, 1].
 
-Deals and every random choice come from the seed, the deal's number, the rotation and the turn,
-so the answer is the same with any number of workers: the deals are played in blocks through
+The deals are played in blocks (:mod:`handsolver.solver.big2.tournament_games`) through
 :func:`handsolver.solver.batch.run_batch`, each block's games side by side so that a strategy
-program runs once a turn for the whole block.
+program runs once a turn for the whole block; every random choice comes from the seed, the
+deal, the rotation and the turn, so the answer is the same with any number of workers.  With a
+checkpoint every finished block is saved as it comes, and a resumed tournament plays only the
+blocks missing (:mod:`handsolver.solver.big2.tournament_saves`), with the same answer.
 """
 
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 from handsolver.models.big2 import SEED_RULES, Rules
-from handsolver.models.cards import CardSet, InputError
-from handsolver.solver.batch import run_batch
-from handsolver.solver.big2.advise import ProgressWrapper
-from handsolver.solver.big2.table import Strategy, Table, Turn, deal_score
+from handsolver.models.cards import InputError
+from handsolver.solver.batch import run_missing
+from handsolver.solver.big2.table import Strategy
+from handsolver.solver.big2.tournament_games import BLOCK, GameRecord, hand_size, play_block
+from handsolver.solver.big2.tournament_saves import (
+    block_line,
+    key_line,
+    read_checkpoint,
+    tournament_key,
+)
+from handsolver.solver.saved_files import LineWriter
 
-__all__ = [
-    "BLOCK",
-    "GameRecord",
-    "StrategyResult",
-    "TournamentResult",
-    "dealt_hands",
-    "play_block",
-    "play_tournament",
-]
+__all__ = ["Progress", "StrategyResult", "TournamentResult", "play_tournament"]
 
-BLOCK = 4
-"""Deals a job plays (with all their rotations) side by side."""
+Progress = Callable[[Iterator[Any], int, int], Iterable[Any]]
+"""Wraps the loop over finished blocks, e.g. with a progress bar: (the blocks' games, blocks in
+all, blocks done before, in a resumed tournament)."""
 Z95 = 1.96
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One game: the deal's number, the rotation, the strategy index in each seat, the hands
-    dealt, every turn, and the cards each seat held at the end."""
-
-    deal: int
-    rotation: int
-    seats: tuple[int, ...]
-    hands: tuple[CardSet, ...]
-    turns: tuple[Turn, ...]
-    cards_left: tuple[int, ...]
-
-    @property
-    def winner(self) -> int:
-        """The seat that went out first."""
-        return self.cards_left.index(0)
-
-    def scores(self) -> tuple[int, ...]:
-        """Each seat's score (see the module): the winner collects what the others pay."""
-        paid = [deal_score(cards) for cards in self.cards_left]
-        return tuple(
-            sum(paid) if cards == 0 else -paid[s] for s, cards in enumerate(self.cards_left)
-        )
 
 
 @dataclass(frozen=True)
@@ -96,73 +74,6 @@ class TournamentResult:
     games: tuple[GameRecord, ...]
 
 
-def hand_size(players: int, rules: Rules) -> int:
-    """Cards dealt to each seat: 17 with three players under rules for three, else 13."""
-    return rules.hand_size if players == 3 and rules.players == 3 else 13
-
-
-def dealt_hands(
-    seed: int, deal: int, players: int, rules: Rules = SEED_RULES
-) -> tuple[CardSet, ...]:
-    """Deal number ``deal`` of the tournament with ``seed``: a shuffled deck handed out in
-    order, the same for the same numbers on any machine."""
-    cards = list(range(52))
-    random.Random(f"big2 deal {seed} {deal}").shuffle(cards)
-    size = hand_size(players, rules)
-    return tuple(sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(players))
-
-
-def _decision_seed(seed: int, deal: int, rotation: int, turn: int) -> int:
-    return random.Random(f"big2 move {seed} {deal} {rotation} {turn}").getrandbits(63)
-
-
-def play_block(
-    job: tuple[Sequence[Strategy], int, int, int, Rules],
-) -> list[GameRecord]:
-    """Every game of deals ``first`` .. ``first + count - 1``, all rotations, played side by
-    side: each turn, each strategy chooses for all the games it is to move in at once."""
-    strategies, first, count, seed, rules = job
-    players = len(strategies)
-    games: list[tuple[int, int, tuple[int, ...], Table]] = []
-    for deal in range(first, first + count):
-        hands = dealt_hands(seed, deal, players, rules)
-        for rotation in range(players):
-            seats = tuple((seat - rotation) % players for seat in range(players))
-            games.append((deal, rotation, seats, Table.deal(hands, rules)))
-    dealt = {(deal, rotation): table.hands for deal, rotation, _, table in games}
-    tables = [table for _, _, _, table in games]
-    while True:
-        waiting: dict[int, list[int]] = {}
-        for index, table in enumerate(tables):
-            if table.winner is None:
-                strategy = games[index][2][table.to_move]
-                waiting.setdefault(strategy, []).append(index)
-        if not waiting:
-            break
-        for strategy, indices in sorted(waiting.items()):
-            views = [tables[i].view() for i in indices]
-            seeds = [
-                _decision_seed(seed, games[i][0], games[i][1], len(tables[i].history))
-                for i in indices
-            ]
-            moves = strategies[strategy].choose(views, seeds)
-            for i, view, move in zip(indices, views, moves, strict=True):
-                if move not in view.legal_moves():
-                    raise InputError(f"strategy {strategies[strategy].name!r} made an illegal move")
-                tables[i] = tables[i].after(move)
-    return [
-        GameRecord(
-            deal,
-            rotation,
-            seats,
-            dealt[deal, rotation],
-            table.history,
-            tuple(hand.bit_count() for hand in table.hands),
-        )  # fmt: skip
-        for (deal, rotation, seats, _), table in zip(games, tables, strict=True)
-    ]
-
-
 def play_tournament(
     strategies: Sequence[Strategy],
     deals: int,
@@ -171,12 +82,21 @@ def play_tournament(
     *,
     workers: int = 1,
     scheduler: str | None = None,
-    progress: ProgressWrapper | None = None,
+    progress: Progress | None = None,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+    checkpoint_required: bool = True,
 ) -> TournamentResult:
-    """Play ``deals`` deals, each in every rotation (see the module).  ``progress`` wraps the
-    loop over blocks of deals (a progress bar).
+    """Play ``deals`` deals, each in every rotation (see the module).
 
-    :raises InputError: fewer than 2 or more than 4 strategies, or a strategy's illegal move.
+    With ``checkpoint`` every finished block of deals is saved there; ``resume`` reads it first
+    and plays only the blocks it lacks (without ``resume`` the file is started afresh).  A
+    checkpoint that is not ``required`` (one the user did not name) is given up if it cannot be
+    written, the tournament going on, and removed once every block is played.
+
+    :raises InputError: fewer than 2 or more than 4 strategies, a strategy's illegal move, a
+        checkpoint of another tournament or one that cannot be read, or a required one that
+        cannot be written.
     """
     players = len(strategies)
     if not 2 <= players <= 4:
@@ -185,21 +105,47 @@ def play_tournament(
         raise InputError(
             f"{players} players cannot be dealt {hand_size(players, rules)} cards each"
         )
-    jobs = [
-        (tuple(strategies), first, min(BLOCK, deals - first), seed, rules)
-        for first in range(0, deals, BLOCK)
-    ]
-    blocks: Iterable[list[GameRecord]]
-    blocks = run_batch(play_block, jobs, workers=workers, scheduler=scheduler, chunksize=1)
-    if progress is not None:
-        blocks = progress(blocks, len(jobs), "big2 tournament")
-    games = [game for block in blocks for game in block]
+    blocks = {first: min(BLOCK, deals - first) for first in range(0, deals, BLOCK)}
+    key = tournament_key(strategies, deals, seed, rules)
+    done: dict[int, list[GameRecord]] = {}
+    if checkpoint is not None and resume and checkpoint.exists():
+        done = read_checkpoint(checkpoint, key, blocks, players, rules)
+    writer = None
+    if checkpoint is not None:
+        # A resumed checkpoint is written anew from what was read, so a bad line goes.
+        writer = LineWriter(checkpoint, key_line(key), checkpoint_required)
+        for first, games in sorted(done.items()):
+            writer.add(block_line(key, first, games))
+
+    def save(first: int, games: list[GameRecord]) -> None:
+        if writer is not None:
+            writer.add(block_line(key, first, games))
+
+    jobs = {
+        first: (tuple(strategies), first, count, seed, rules) for first, count in blocks.items()
+    }
+    try:
+        played = run_missing(
+            play_block,
+            jobs,
+            done,
+            save=save,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+        )
+    finally:
+        if writer is not None:
+            writer.close()
+    if checkpoint is not None and not checkpoint_required:
+        checkpoint.unlink(missing_ok=True)
+    games = [game for block in played.values() for game in block]
     names = [strategy.name for strategy in strategies]
-    results = tuple(
+    summaries = tuple(
         _summary(name, [j for j, other in enumerate(names) if other == name], games, deals)
         for name in dict.fromkeys(names)
     )
-    return TournamentResult(rules, deals, seed, results, tuple(games))
+    return TournamentResult(rules, deals, seed, summaries, tuple(games))
 
 
 def _summary(name: str, indices: list[int], games: list[GameRecord], deals: int) -> StrategyResult:

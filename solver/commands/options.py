@@ -73,6 +73,17 @@ SandboxOption = Annotated[
         "the kernel), landlock, or none (resource limits only: untrusted code unconfined).",
     ),
 ]
+CheckpointOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--checkpoint",
+        metavar="FILE",
+        help="Save the finished work here as it comes (default: in the user's cache directory).",
+    ),
+]
+ResumeOption = Annotated[
+    bool, typer.Option("--resume", help="Continue from the checkpoint of an earlier run.")
+]
 OutOption = Annotated[
     Path | None,
     typer.Option("--out", metavar="FILE", help="Write here instead of standard output."),

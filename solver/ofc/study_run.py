@@ -25,7 +25,7 @@ from typing import Any
 
 from handsolver.models.cards import InputError
 from handsolver.models.ofc import OfcRules
-from handsolver.solver.batch import run_batch
+from handsolver.solver.batch import run_missing
 from handsolver.solver.ofc.studies import (
     BLOCK,
     SIZES,
@@ -42,9 +42,9 @@ from handsolver.solver.ofc.studies import (
 )
 from handsolver.solver.saved_files import (
     LineWriter,
-    cache_dir,
     checkpoint_records,
-    checksum,
+    default_checkpoint,
+    part_checksum,
     program_version,
 )
 
@@ -182,23 +182,17 @@ def _run(
 ) -> dict[BlockKey, list[Any]]:
     """The values of every block of ``jobs``: those in ``done``, the others computed (and
     saved by ``writer``)."""
-    found = {block: done[block] for block in jobs if block in done}
-    pending = [block for block in jobs if block not in done]
-    results: Iterator[list[Any]] = run_batch(
-        function,
-        [jobs[block] for block in pending],
-        workers=workers,
-        scheduler=scheduler,
-        chunksize=1,
-    )
-    tracked: Iterable[list[Any]] = results
-    if progress is not None:
-        tracked = progress(results, len(jobs), len(found), what)
-    for block, values in zip(pending, tracked, strict=True):
-        found[block] = values
+
+    def save(block: BlockKey, values: list[Any]) -> None:
         if writer is not None:
             writer.add(block_line(key, *block, values))
-    return found
+
+    def tracked(items: Iterator[list[Any]], total: int, before: int) -> Iterable[list[Any]]:
+        return items if progress is None else progress(items, total, before, what)
+
+    return run_missing(
+        function, jobs, done, save=save, workers=workers, scheduler=scheduler, progress=tracked
+    )
 
 
 def block_line(key: dict[str, Any], part: str, first: int, tag: str, values: list[Any]) -> str:
@@ -209,7 +203,7 @@ def block_line(key: dict[str, Any], part: str, first: int, tag: str, values: lis
         list(value) if part == NORMAL else [_units(item, scale) for item in value]
         for value in values
     ]
-    check = checksum(_owner(key), _content(part, first, tag, plain))
+    check = part_checksum(key, [part, first, tag, plain])
     record = {"part": part, "first": first, "tag": tag, "values": plain, "check": check}
     return json.dumps(record, separators=(",", ":"))
 
@@ -228,14 +222,6 @@ def _units(value: Fraction | None, scale: int) -> int | None:
     return int(units)
 
 
-def _owner(key: dict[str, Any]) -> str:
-    return json.dumps(key, sort_keys=True)
-
-
-def _content(part: str, first: int, tag: str, values: list[Any]) -> bytes:
-    return json.dumps([part, first, tag, values], separators=(",", ":")).encode()
-
-
 def read_checkpoint(
     path: Path, key: dict[str, Any], wanted: dict[tuple[str, int], int]
 ) -> dict[BlockKey, list[Any]]:
@@ -251,7 +237,6 @@ def read_checkpoint(
         (len(wanted) + 1) * MAX_LINE_BYTES,
         "is not for this study (seed, rules, hands or version differ)",
     )
-    owner = _owner(key)
     found: dict[BlockKey, list[list[Any]]] = {}
     for record in records:
         try:
@@ -265,7 +250,7 @@ def read_checkpoint(
             and isinstance(tag, str)
             and isinstance(values, list)
             and len(values) == wanted.get((part, first), -1)
-            and check == checksum(owner, _content(part, first, tag, values))
+            and check == part_checksum(key, [part, first, tag, values])
             and all(_is_value(part, value) for value in values)
         ):
             found.setdefault((part, first, tag), []).append(values)
@@ -302,11 +287,7 @@ def _typed(part: str, values: list[list[Any]], scale: int) -> list[Any]:
     ]
 
 
-def default_checkpoint(key: dict[str, Any]) -> Path | None:
+def study_checkpoint(key: dict[str, Any]) -> Path | None:
     """Where the study's checkpoint lives by default: the user's cache directory (None when it
     cannot be made)."""
-    folder = cache_dir()
-    if folder is None:
-        return None
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    return folder / f"ofc-study-{digest}.jsonl"
+    return default_checkpoint("ofc-study", key)

@@ -24,7 +24,7 @@ from typing import Any
 
 from handsolver.models.paigow import DEFAULT_RULES, Rules
 from handsolver.models.paigow_houseway import TRUMP_PLAZA, HouseWay
-from handsolver.solver.batch import run_batch
+from handsolver.solver.batch import run_missing
 from handsolver.solver.paigow.game import (
     GameJob,
     GameResult,
@@ -34,13 +34,18 @@ from handsolver.solver.paigow.game import (
 )
 from handsolver.solver.paigow.game_tables import setup
 from handsolver.solver.paigow.hand_types import COLUMNS, FULL_DECK, HAND_TYPES, Deck
-from handsolver.solver.saved_files import LineWriter, cache_dir, checkpoint_records, checksum
+from handsolver.solver.saved_files import (
+    LineWriter,
+    checkpoint_records,
+    default_checkpoint,
+    part_checksum,
+)
 
 MAX_LINE_BYTES = 64 * 1024
 """More than any line of a checkpoint takes: the header, or a table of 100 rows of 7 counts."""
 
 # (results, chunks in the whole game, chunks already done before these results)
-Progress = Callable[[Iterable[Any], int, int], Iterable[Any]]
+Progress = Callable[[Iterator[Any], int, int], Iterable[Any]]
 
 
 def game_key(way: HouseWay, rules: Rules, deck: Deck, chunks: int) -> dict[str, Any]:
@@ -86,13 +91,6 @@ def run_game(
     done: dict[int, list[list[int]]] = {}
     if checkpoint is not None and resume and checkpoint.exists():
         done = read_checkpoint(checkpoint, jobs)
-    pending = [(index, job) for index, job in enumerate(jobs) if index not in done]
-    results: Iterator[list[list[int]]] = run_batch(
-        chunk_counts, [job for _, job in pending], workers=workers, scheduler=scheduler, chunksize=1
-    )
-    tracked: Iterable[list[list[int]]] = results
-    if progress is not None:
-        tracked = progress(results, len(jobs), len(done))  # a resumed run starts part done
     # A resumed checkpoint is written anew from what was read, so a bad line goes.
     key = game_key(way, rules, deck, len(jobs))
     writer = None
@@ -100,29 +98,31 @@ def run_game(
         writer = LineWriter(checkpoint, json.dumps(key, separators=(",", ":")), checkpoint_required)
         for index, table in sorted(done.items()):
             writer.add(chunk_line(key, index, table))
+
+    def save(index: int, table: list[list[int]]) -> None:
+        if writer is not None:
+            writer.add(chunk_line(key, index, table))
+
     try:
-        for (index, _job), table in zip(pending, tracked, strict=True):
-            done[index] = table
-            if writer is not None:
-                writer.add(chunk_line(key, index, table))
+        counted = run_missing(
+            chunk_counts,
+            dict(enumerate(jobs)),
+            done,
+            save=save,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,  # a resumed run starts part done
+        )
     finally:
         if writer is not None:
             writer.close()
-    return combine(way, rules, deck, (done[i] for i in range(len(jobs))))
+    return combine(way, rules, deck, counted.values())
 
 
 def chunk_line(key: dict[str, Any], index: int, table: list[list[int]]) -> str:
     """The checkpoint line of chunk ``index`` of the game ``key``, with its checksum."""
-    check = checksum(_owner(key), _content(index, table))
+    check = part_checksum(key, [index, table])
     return json.dumps({"chunk": index, "table": table, "check": check}, separators=(",", ":"))
-
-
-def _owner(key: dict[str, Any]) -> str:
-    return json.dumps(key, sort_keys=True)
-
-
-def _content(index: int, table: list[list[int]]) -> bytes:
-    return json.dumps([index, table], separators=(",", ":")).encode()
 
 
 def read_checkpoint(path: Path, jobs: list[GameJob]) -> dict[int, list[list[int]]]:
@@ -140,7 +140,6 @@ def read_checkpoint(path: Path, jobs: list[GameJob]) -> dict[int, list[list[int]
         (len(jobs) + 1) * MAX_LINE_BYTES,
         "is not for this game (house way, rules, deck or version differ)",
     )
-    owner = _owner(key)
     found: dict[int, list[list[list[int]]]] = {}
     for record in records:
         try:
@@ -151,7 +150,7 @@ def read_checkpoint(path: Path, jobs: list[GameJob]) -> dict[int, list[list[int]
             type(index) is int
             and 0 <= index < len(jobs)
             and _is_table(table)
-            and check == checksum(owner, _content(index, table))
+            and check == part_checksum(key, [index, table])
             and _adds_up(table, jobs[index])
         ):
             found.setdefault(index, []).append(table)
@@ -194,17 +193,11 @@ def _chunk_hands(job: GameJob) -> int:
     )
 
 
-def default_checkpoint(way: HouseWay, rules: Rules, deck: Deck) -> Path | None:
+def game_checkpoint(way: HouseWay, rules: Rules, deck: Deck) -> Path | None:
     """Where the game's checkpoint lives by default: the user's cache directory (None when it
     cannot be made)."""
-    import hashlib
-
-    folder = cache_dir()
-    if folder is None:
-        return None
     key = game_key(way, rules, deck, len(game_jobs(way, rules, deck)))
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    return folder / f"paigow-game-{way.name}-{digest}.jsonl"
+    return default_checkpoint(f"paigow-game-{way.name}", key)
 
 
 __all__ = [

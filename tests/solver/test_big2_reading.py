@@ -23,7 +23,7 @@ from handsolver.models.cards import CardSet, cards_of, mask_of, parse_cards
 from handsolver.solver.big2.reading import fitted_deals, greedy_readings
 from handsolver.solver.big2.strategies import greedy_move
 from handsolver.solver.big2.table import Move, Table, TableView, Turn
-from handsolver.solver.big2.tournament import dealt_hands
+from handsolver.solver.big2.tournament_games import dealt_hands
 
 RULES = [
     SEED_RULES,

@@ -19,7 +19,8 @@ from handsolver.models.cards import cards_of, mask_of
 from handsolver.solver.big2 import fewest_plays
 from handsolver.solver.big2.strategies import fewest_move, greedy_move, strategy_from_spec
 from handsolver.solver.big2.table import TableView, deal_score
-from handsolver.solver.big2.tournament import GameRecord, play_tournament
+from handsolver.solver.big2.tournament import play_tournament
+from handsolver.solver.big2.tournament_games import GameRecord
 from handsolver.solver.cli import app
 
 runner = CliRunner()

@@ -121,11 +121,11 @@ def test_a_full_cache_only_costs_time(
 ) -> None:
     """The default checkpoint on a full disk (here /dev/full under its name): the game is
     counted all the same."""
-    from handsolver.solver.paigow.game_run import default_checkpoint
+    from handsolver.solver.paigow.game_run import game_checkpoint
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("HANDSOLVER_CACHE_DIR", str(cache))
-    path = default_checkpoint(TRUMP_PLAZA, Rules(), DECK)
+    path = game_checkpoint(TRUMP_PLAZA, Rules(), DECK)
     assert path is not None
     path.symlink_to("/dev/full")
     code, out, err = _game([], cache)

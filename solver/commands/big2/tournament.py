@@ -27,8 +27,10 @@ from handsolver.solver.commands.big2.advise import (
 from handsolver.solver.commands.big2.rules import takes_rules
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.options import (
+    CheckpointOption,
     JsonOption,
     PlotOption,
+    ResumeOption,
     SandboxName,
     SandboxOption,
     SchedulerOption,
@@ -110,18 +112,22 @@ def tournament(
     sandbox: SandboxOption = SandboxName.auto,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
+    checkpoint: CheckpointOption = None,
+    resume: ResumeOption = False,
     as_json: JsonOption = False,
     plot: PlotOption = None,
     rules: Rules = SEED_RULES,
 ) -> None:
     """Play full deals between strategies, the same deals once for every rotation of the seats
     (the duplicate format), and report each strategy's share of deals won (out first), with a
-    95% interval, its mean cards left and mean score.
+    95% interval, its mean cards left and mean score.  Hours of work with advise seats: a
+    progress bar, checkpoints (--resume continues), --workers or --scheduler.
 
     Example: handsolver big2 tournament --strategies greedy,random,random,random --deals 100
     """
     from handsolver.solver.big2.strategies import strategy_from_spec
     from handsolver.solver.big2.tournament import play_tournament
+    from handsolver.solver.big2.tournament_saves import tournament_checkpoint, tournament_key
     from handsolver.solver.commands.errors import Interrupted
     from handsolver.solver.commands.progress import progress
 
@@ -131,6 +137,9 @@ def tournament(
     with user_errors():
         names = _strategy_names(strategies)
         seated = [strategy_from_spec(name, settings, timeout, sandbox.value) for name in names]
+        path = checkpoint or tournament_checkpoint(tournament_key(seated, deals, seed, rules))
+        if resume and (path is None or not path.exists()):
+            raise InputError("--resume: no checkpoint of this tournament to resume from")
         try:
             result = play_tournament(
                 seated,
@@ -139,10 +148,16 @@ def tournament(
                 rules,
                 workers=workers,
                 scheduler=scheduler,
-                progress=progress,
+                progress=lambda items, total, done: progress(
+                    items, total, "big2 tournament", done=done
+                ),
+                checkpoint=path,
+                resume=resume,
+                checkpoint_required=checkpoint is not None,
             )
         except KeyboardInterrupt:
-            raise Interrupted("interrupted before every deal was played") from None
+            hint = " (resume with --resume)" if path is not None else ""
+            raise Interrupted(f"interrupted before every deal was played{hint}") from None
     out = tournament_json(result)
     if plot is not None:
         from handsolver.solver.commands.big2.plots import tournament_figure

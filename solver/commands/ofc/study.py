@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -11,8 +10,10 @@ import typer
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import RoyaltiesOption, StayRuleOption, ofc_rules
 from handsolver.solver.commands.options import (
+    CheckpointOption,
     JsonOption,
     PlotOption,
+    ResumeOption,
     SchedulerOption,
     SeedOption,
     WorkersOption,
@@ -81,17 +82,8 @@ def study(
     ] = "progressive",
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
-    checkpoint: Annotated[
-        Path | None,
-        typer.Option(
-            "--checkpoint",
-            metavar="FILE",
-            help="Save finished blocks of hands here (default: in the user's cache directory).",
-        ),
-    ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue from the checkpoint of an earlier run.")
-    ] = False,
+    checkpoint: CheckpointOption = None,
+    resume: ResumeOption = False,
     json_output: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:
@@ -105,13 +97,13 @@ def study(
     Example: handsolver ofc study --hands 2000 --normal-hands 1000 --workers 2
     """
     from handsolver.models.cards import InputError
-    from handsolver.solver.ofc.study_run import default_checkpoint, run_study, study_key
+    from handsolver.solver.ofc.study_run import run_study, study_checkpoint, study_key
 
     others = hands if size_hands is None else size_hands
     with user_errors():
         rules = ofc_rules(royalties, stay_rule, fantasy)
         key = study_key(seed, rules, hands, others, normal_hands, opponents)
-        path = checkpoint if checkpoint is not None else default_checkpoint(key)
+        path = checkpoint if checkpoint is not None else study_checkpoint(key)
         if resume and (path is None or not path.exists()):
             raise InputError("--resume: no checkpoint of this study to resume from")
         try:

@@ -12,9 +12,11 @@ import typer
 from handsolver.models.cards import InputError
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.options import (
+    CheckpointOption,
     JsonOption,
     OutOption,
     PlotOption,
+    ResumeOption,
     SchedulerOption,
     WorkersOption,
 )
@@ -185,17 +187,8 @@ def game_command(
     out: OutOption = None,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
-    checkpoint: Annotated[
-        Path | None,
-        typer.Option(
-            "--checkpoint",
-            metavar="FILE",
-            help="Save finished chunks here (default: in the user's cache directory).",
-        ),
-    ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Continue from the checkpoint of an earlier run.")
-    ] = False,
+    checkpoint: CheckpointOption = None,
+    resume: ResumeOption = False,
     plot: PlotOption = None,
 ) -> None:
     """The whole game exactly: every player hand against every dealer hand.
@@ -207,13 +200,13 @@ def game_command(
 
     Example: handsolver paigow game --way foxwoods --workers 2
     """
-    from handsolver.solver.paigow.game_run import default_checkpoint, run_game
+    from handsolver.solver.paigow.game_run import game_checkpoint, run_game
 
     with user_errors():
         house = way_from(way)
         rules = rules_from(wheel, five_aces, commission)
         game_deck = _deck(deck)
-        path = checkpoint if checkpoint is not None else default_checkpoint(house, rules, game_deck)
+        path = checkpoint if checkpoint is not None else game_checkpoint(house, rules, game_deck)
         if resume and (path is None or not path.exists()):
             raise InputError("--resume: no checkpoint of this game to resume from")
         try:
