@@ -14,7 +14,7 @@ over deals of the strategy's share of that deal's games (a deal's rotations are 
 of each other; deals are), cut to [0, 1].
 
 The deals are played in blocks (:mod:`handsolver.solver.big2.tournament_games`) through
-:func:`handsolver.solver.batch.run_batch`, each block's games side by side so that a strategy
+:func:`handsolver.solver.batch.run_missing`, each block's games side by side so that a strategy
 program runs once a turn for the whole block; every random choice comes from the seed, the
 deal, the rotation and the turn, so the answer is the same with any number of workers.  With a
 checkpoint every finished block is saved as it comes, and a resumed tournament plays only the
