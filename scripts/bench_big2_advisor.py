@@ -3,7 +3,7 @@ once a rotation of the seats) and the time of one piece of advice.
 
     python scripts/bench_big2_advisor.py                      # 1,000 deals a match, 2 workers
     python scripts/bench_big2_advisor.py --deals 200 --workers 2
-    python scripts/bench_big2_advisor.py --only two        # one part: openings, decisions,
+    python scripts/bench_big2_advisor.py --only two        # one part: openings, decisions, tree,
                                                            # baselines, random, greedy, two
 
 Figures:
@@ -18,6 +18,8 @@ Figures:
 * ``advise`` with the tournament seat's defaults on every decision (two or more legal moves) of
   ``--openings`` deals that ``greedy`` plays in every seat, four players and two: the median
   and mean milliseconds a decision;
+* the tree's decisions (``--passes``, 1,000 unless given) over the same deals, its leaves
+  scored compiled and in Python: the median milliseconds of each and their ratio;
 * ``advise`` (its command's defaults) on 13-card opening positions with three opponents: the
   median seconds, and the share of its verdicts (one move in one sampled deal) proven exactly.
 
@@ -122,6 +124,35 @@ def decisions(count: int, seed: int, settings: AdviceSettings = TABLE_ADVICE) ->
         )
 
 
+def tree_speed(count: int, seed: int, settings: AdviceSettings) -> None:
+    """The tree's decisions with its leaves compiled and in Python, side by side."""
+    seconds: dict[bool, list[float]] = {True: [], False: []}
+    for deal in range(count):
+        table = Table.deal(dealt_hands(seed, deal, 4))
+        while table.winner is None:
+            view = table.view()
+            if len(view.legal_moves()) > 1:
+                best = []
+                for compiled in (True, False):
+                    start = time.perf_counter()
+                    advice = advise(view, replace(settings, seed=deal, compiled=compiled))
+                    seconds[compiled].append(time.perf_counter() - start)
+                    best.append(advice.best)
+                assert best[0] == best[1], "the compiled leaves chose another move"
+            table = table.after(greedy_move(view))
+    fast, slow = (statistics.median(seconds[flag]) for flag in (True, False))
+    fast_all, slow_all = (sum(seconds[flag]) for flag in (True, False))
+    print(
+        f"the tree's decisions, 4 players, {len(seconds[True])} of {count} deals played by "
+        f"greedy ({settings.samples} deals, {settings.passes:,} passes, line search "
+        f"{settings.line_nodes} turns), its leaves compiled against in Python: median "
+        f"{fast * 1000:.0f} ms against {slow * 1000:.0f} ms ({slow / fast:.1f} times faster), "
+        f"all of them {fast_all:.1f} s against {slow_all:.1f} s ({slow_all / fast_all:.1f} "
+        "times faster); the same moves",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
@@ -130,7 +161,7 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=10)
     parser.add_argument(
         "--only",
-        choices=["openings", "decisions", "baselines", "random", "greedy", "two"],
+        choices=["openings", "decisions", "tree", "baselines", "random", "greedy", "two"],
         help="Run one part only (the parts are independent, so they may run side by side).",
     )
     parser.add_argument(
@@ -164,7 +195,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     parts = [args.only] if args.only else [
-        "openings", "decisions", "baselines", "random", "greedy", "two"
+        "openings", "decisions", "tree", "baselines", "random", "greedy", "two"
     ]  # fmt: skip
     table = replace(
         TABLE_ADVICE,
@@ -193,6 +224,9 @@ def main() -> None:
         print()
     if "decisions" in parts:
         decisions(args.openings, args.seed, table)
+        print()
+    if "tree" in parts:
+        tree_speed(args.openings, args.seed, replace(table, passes=table.passes or 1000))
         print()
     if "baselines" in parts:
         for first, other in [("greedy", "random"), ("fewest", "random"), ("shed", "random"),

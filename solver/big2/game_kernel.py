@@ -61,7 +61,8 @@ def fill_fewest(masks, lows, low_start, cards, out):  # type: ignore[no-untyped-
 
 
 @njit(cache=True, inline="always")
-def _popcount(x):  # type: ignore[no-untyped-def]
+def popcount(x):  # type: ignore[no-untyped-def]
+    """The bits set in ``x``."""
     count = 0
     while x:
         x &= x - 1
@@ -253,7 +254,7 @@ def _sure_out(  # type: ignore[no-untyped-def]
                     safe[count] = mask
                     count += 1
                     covered |= mask
-    if count == 0 or _popcount(hand & ~covered) > params[LARGEST]:
+    if count == 0 or popcount(hand & ~covered) > params[LARGEST]:
         return False
     return _splits(hand, safe, count, fewest[leader], rests, nexts)
 

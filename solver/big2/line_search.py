@@ -44,7 +44,7 @@ from handsolver.solver.big2.playout import (
     seat_moves,
 )
 
-__all__ = ["deal_won", "winning_line"]
+__all__ = ["DealPlays", "deal_won", "winning_line"]
 
 
 class _OutOfNodes(Exception):
@@ -134,3 +134,28 @@ def _moves(
             yield move
     rest = seat_moves(mine, hand, size, strength)
     yield from (move for move in rest if move not in tried)
+
+
+class DealPlays:
+    """A deal's plays (:class:`~.playout.HandPlays` a seat) and rules, with the playouts and
+    the line search on them: the Python path, which
+    :class:`~handsolver.solver.big2.playout_compiled.CompiledDeal` repeats compiled."""
+
+    def __init__(self, plays: Sequence[HandPlays], rules: Rules) -> None:
+        self.plays, self.rules = plays, rules
+
+    def play_until(self, state: State, policies: Sequence[Policy], until: int) -> State | int:
+        """:func:`~.playout.play_until` from ``state``."""
+        return play_until(self.plays, *state, self.rules, policies, until)
+
+    def deal_won(
+        self,
+        state: State,
+        seat: int,
+        policies: list[Policy],
+        first: Sequence[Policy],
+        line_nodes: int,
+        refuted: set[State],
+    ) -> bool:
+        """:func:`deal_won` from ``state``."""
+        return deal_won(self.plays, state, seat, self.rules, policies, first, line_nodes, refuted)

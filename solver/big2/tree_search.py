@@ -41,9 +41,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.line_search import deal_won
+from handsolver.solver.big2.line_search import DealPlays
 from handsolver.solver.big2.playout import (
     HandPlays,
     PlayTuple,
@@ -92,7 +93,8 @@ class PlayerTree:
     the passes take them in turn), the root's moves ``moves`` (the player's legal moves, in the
     order untried moves are tried), ``first``, the player's policies in a playout, and
     ``line_nodes``, the budget of the line search where the playouts lose (0: none; see the
-    module)."""
+    module).  With ``compiled`` the leaves are scored by the compiled playouts and line search
+    (:mod:`.playout_compiled`), else in Python: the same answers."""
 
     def __init__(
         self,
@@ -102,6 +104,7 @@ class PlayerTree:
         rules: Rules,
         first: Sequence[Policy],
         line_nodes: int = 0,
+        compiled: bool = True,
     ) -> None:
         self.roots = list(roots)
         self.plays = [[hand_plays(hand, rules) for hand in root[0]] for root in self.roots]
@@ -110,18 +113,28 @@ class PlayerTree:
         self.rules = rules
         self.first = tuple(first)
         self.line_nodes = line_nodes
+        players = len(self.roots[0][0])
         # Positions proven lost to the line search.  A state holds every hand, so what is
         # refuted in one deal is refuted wherever it comes up.
-        self._refuted: set[State] = set()
+        self._refuted: Any
+        self._deals: list[Any]
+        if compiled:  # numba loads only here, when a tree is searched
+            from handsolver.solver.big2.playout_compiled import CompiledDeal, RefutedTable
+
+            self._deals = [CompiledDeal(plays, rules) for plays in self.plays]
+            self._refuted = RefutedTable(players)
+        else:
+            self._deals = [DealPlays(plays, rules) for plays in self.plays]
+            self._refuted = set()
         self.passes = 0
         self._root = _Node()
-        self._policies: list[Policy] = [greedy_choice] * len(self.roots[0][0])
+        self._policies: list[Policy] = [greedy_choice] * players
 
     def run(self, passes: int) -> None:
         """Go down the tree ``passes`` times more."""
         for _ in range(passes):
             index = self.passes % len(self.roots)
-            self._one_pass(self.roots[index], self.plays[index])
+            self._one_pass(self.roots[index], self.plays[index], self._deals[index])
             self.passes += 1
 
     def root_stats(self) -> list[tuple[int, int]]:
@@ -132,7 +145,7 @@ class PlayerTree:
             for move in self.moves
         ]
 
-    def _one_pass(self, state: State, plays: list[HandPlays]) -> None:
+    def _one_pass(self, state: State, plays: list[HandPlays], deal: Any) -> None:
         seat, rules = self.seat, self.rules
         node = self._root
         moves: Sequence[Move] = self.moves
@@ -142,6 +155,7 @@ class PlayerTree:
             path.append((node, edge))
             child = after(state, move, rules)
             if not isinstance(child, int):
+                # In Python: a short call here costs less than a compiled one's overhead.
                 child = play_until(plays, *child, rules, self._policies, seat)
             if isinstance(child, int):
                 won = child == seat
@@ -150,15 +164,8 @@ class PlayerTree:
             below = edge.children.get(seen)
             if below is None:  # a move tried for the first time has nothing below it yet
                 edge.children[seen] = _Node()
-                won = deal_won(
-                    plays,
-                    child,
-                    seat,
-                    rules,
-                    self._policies,
-                    self.first,
-                    self.line_nodes,
-                    self._refuted,
+                won = deal.deal_won(
+                    child, seat, self._policies, self.first, self.line_nodes, self._refuted
                 )
                 break
             node, state = below, child
