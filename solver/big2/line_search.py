@@ -137,16 +137,12 @@ def _moves(
 
 
 class DealPlays:
-    """A deal's plays (:class:`~.playout.HandPlays` a seat) and rules, with the playouts and
-    the line search on them: the Python path, which
-    :class:`~handsolver.solver.big2.playout_compiled.CompiledDeal` repeats compiled."""
+    """A deal's plays (:class:`~.playout.HandPlays` a seat) and rules, and a deal scored on
+    them: the Python path, which :class:`~handsolver.solver.big2.playout_compiled.CompiledDeal`
+    repeats compiled."""
 
     def __init__(self, plays: Sequence[HandPlays], rules: Rules) -> None:
         self.plays, self.rules = plays, rules
-
-    def play_until(self, state: State, policies: Sequence[Policy], until: int) -> State | int:
-        """:func:`~.playout.play_until` from ``state``."""
-        return play_until(self.plays, *state, self.rules, policies, until)
 
     def deal_won(
         self,

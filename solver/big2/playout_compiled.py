@@ -88,10 +88,10 @@ class RefutedTable:
     def make_room(self, more: int) -> None:
         """Grow the table so that ``more`` states fit with it at most half full."""
         slots = len(self.meta)
-        if 2 * (int(self.used[0]) + more) <= slots:
-            return
         while 2 * (int(self.used[0]) + more) > slots:
             slots *= 2
+        if slots == len(self.meta):
+            return
         hands, meta = self.hands, self.meta
         self.hands = np.zeros((slots, hands.shape[1]), np.int64)
         self.meta = np.full(slots, -1, np.int64)

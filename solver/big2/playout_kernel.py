@@ -154,33 +154,16 @@ def play_until(deal, pass_final, policies, hands, meta, until, scratch):  # type
     """Play from the state (``hands``, ``meta`` = mover, size, strength, by, passed: both
     changed in place) until seat ``until`` is to move: -1 then, else the seat that went out
     first (its hand is left as it was before the last play)."""
-    d_masks, d_sizes, d_strengths = deal[0], deal[1], deal[2]
-    players = hands.shape[0]
-    mover, size, strength, by, passed = meta[0], meta[1], meta[2], meta[3], meta[4]
-    while mover != until:
+    while meta[0] != until:
+        mover = meta[0]
         policy = policies[mover]
         danger = 0
         if policy != GREEDY:
             danger = _fewest_of_others(hands, mover)
-        k = _choice(policy, deal, mover, hands[mover], size, strength, danger, scratch)
-        if k < 0:
-            if pass_final:
-                passed |= 1 << mover
-            nxt = _next_seat(mover, passed, players)
-            if nxt == by:
-                size, strength, passed, by = 0, 0, 0, -1
-            mover = nxt
-            continue
-        rest = hands[mover] ^ d_masks[mover, k]
-        if rest == 0:
-            return mover
-        hands[mover] = rest
-        nxt = _next_seat(mover, passed, players)
-        if nxt == mover:
-            size, strength, passed, by = 0, 0, 0, -1
-        else:
-            size, strength, by, mover = d_sizes[mover, k], d_strengths[mover, k], mover, nxt
-    meta[0], meta[1], meta[2], meta[3], meta[4] = mover, size, strength, by, passed
+        k = _choice(policy, deal, mover, hands[mover], meta[1], meta[2], danger, scratch)
+        out = _after(deal, pass_final, hands, meta, k)
+        if out >= 0:
+            return out
     return -1
 
 
