@@ -26,7 +26,7 @@ from timing import median_time
 
 from handsolver.models.big2 import PROFILES, Rules, parse_rules
 from handsolver.models.cards import FULL_DECK_MASK, STANDARD, mask_of, parse_deal
-from handsolver.solver.big2 import exact_search, solve_partition_model, solve_strong_model
+from handsolver.solver.big2.fewest import exact_search, solve_partition_model, solve_strong_model
 from handsolver.solver.commands.big2.fewest import _solve_line
 
 SEED_HAND = "AS,4H,6D,8C,7C,3S,5H,8D,4C,2S,0C,AD,AH"

@@ -39,12 +39,12 @@ import time
 from dataclasses import replace
 
 from handsolver.models.big2 import SEED_RULES
-from handsolver.solver.big2.advise import DEFAULT_ADVICE, TABLE_ADVICE, AdviceSettings, advise
-from handsolver.solver.big2.strategies import greedy_move, strategy_from_spec
-from handsolver.solver.big2.table import Table
-from handsolver.solver.big2.tournament import play_tournament
-from handsolver.solver.big2.tournament_games import dealt_hands
-from handsolver.solver.big2.tournament_saves import tournament_checkpoint, tournament_key
+from handsolver.solver.big2.table.advise import DEFAULT_ADVICE, TABLE_ADVICE, AdviceSettings, advise
+from handsolver.solver.big2.table.strategies import greedy_move, strategy_from_spec
+from handsolver.solver.big2.table.tournament import play_tournament
+from handsolver.solver.big2.table.tournament_games import dealt_hands
+from handsolver.solver.big2.table.tournament_saves import tournament_checkpoint, tournament_key
+from handsolver.solver.big2.table.views import Table
 from handsolver.solver.commands.progress import progress
 
 

@@ -44,7 +44,7 @@ from typing import Any
 from handsolver.models.big2 import Rules, parse_rules
 from handsolver.models.big2_order import lowest_card
 from handsolver.models.cards import mask_of, parse_cards
-from handsolver.solver.big2.game import Position, solve_position
+from handsolver.solver.big2.game.positions import Position, solve_position
 
 
 def deals(players: int, size: int, count: int, seed: int) -> list[tuple[int, ...]]:

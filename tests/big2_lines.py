@@ -1,11 +1,11 @@
 """A brute force for the tests: whether one seat has a line of its own that goes out first when
 every other seat plays ``greedy``, by trying every legal move of the seat at the table
-(:class:`~handsolver.solver.big2.table.Table`) with no table of positions and no budget."""
+(:class:`~handsolver.solver.big2.table.views.Table`) with no table of positions and no budget."""
 
 from __future__ import annotations
 
-from handsolver.solver.big2.strategies import greedy_move
-from handsolver.solver.big2.table import Table
+from handsolver.solver.big2.table.strategies import greedy_move
+from handsolver.solver.big2.table.views import Table
 
 
 def greedy_line_wins(table: Table, seat: int) -> bool:

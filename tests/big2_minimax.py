@@ -14,7 +14,7 @@ from itertools import combinations
 from handsolver.models.big2 import Play
 from handsolver.models.big2_rules import FlushOrder, Quads, Rules
 from handsolver.models.cards import cards_of, mask_of
-from handsolver.solver.big2.game import Position
+from handsolver.solver.big2.game.positions import Position
 
 Cards = frozenset[int]
 # A classified play: (category, value); plays compare only within one category.

@@ -5,6 +5,9 @@
   (``solver/golf/``), which judges answers with the games' engines; a game may use what every
   game shares: the sandbox (``solver/sandbox/``), the batch runner and ``solver``'s own modules;
 * the sandbox imports no game and not the verifier;
+* Big 2's three subpackages point one way: ``table`` (play at a real table) may use ``game``
+  (every hand face up) and ``fewest`` (the fewest plays), ``game`` may use ``fewest``, and
+  never back;
 * nothing below the command line imports it: only ``solver/commands/`` and ``solver/cli.py``
   import ``solver.commands`` or ``solver.cli``;
 * no circle of imports: counting every import (inside functions and under ``TYPE_CHECKING``
@@ -90,6 +93,24 @@ def test_a_game_never_imports_another_game(game: str) -> None:
 
 def test_the_sandbox_imports_no_game() -> None:
     bad = imports_of(SOLVER / "sandbox", [*games(), "golf", "commands"])
+    assert not bad, "\n".join(bad)
+
+
+# Big 2's subpackages, each allowed to use only those before it.
+BIG2_ORDER = ("fewest", "game", "table")
+
+
+@pytest.mark.parametrize("sub", BIG2_ORDER)
+def test_big2_subpackages_point_one_way(sub: str) -> None:
+    later = list(BIG2_ORDER[BIG2_ORDER.index(sub) + 1 :])
+    bad = imports_of(SOLVER / "big2" / sub, [f"big2.{name}" for name in later])
+    # The front door re-exports the fewest plays: reaching it from below would hide a cycle.
+    bad += [
+        f"{path.relative_to(ROOT)}:{line} imports the front door"
+        for path in sources(SOLVER / "big2" / sub)
+        for line, m in imports(path)
+        if m == "handsolver.solver.big2"
+    ]
     assert not bad, "\n".join(bad)
 
 

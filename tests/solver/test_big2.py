@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from handsolver.models.big2 import Play, PlayKind, parse_answer
 from handsolver.models.cards import FULL_DECK_MASK, card_name, cards_of, mask_of, parse_cards
-from handsolver.solver.big2 import (
+from handsolver.solver.big2.fewest import (
     EXACT_MAX_CARDS,
     Method,
     Partition,
@@ -263,7 +263,7 @@ def test_results_are_deterministic() -> None:
     rng = random.Random(3)
     hands = [random_hand(rng, size) for size in (13, 30)]
     code = (
-        "from handsolver.solver.big2 import Prefer, fewest_plays\n"
+        "from handsolver.solver.big2.fewest import Prefer, fewest_plays\n"
         f"for hand in {hands!r}:\n"
         "    print(fewest_plays(hand))\n"
         "    print(fewest_plays(hand, prefer=Prefer.STRONGEST))\n"
@@ -283,7 +283,7 @@ def test_time_limit_gives_an_unproven_partition() -> None:
 
 def test_enumeration_of_large_hands() -> None:
     """Above the exact search's size, CP-SAT enumerates; it finds the exact search's set."""
-    from handsolver.solver.big2.solve import _all_exact
+    from handsolver.solver.big2.fewest.solve import _all_exact
 
     for seed in (22, 23):
         hand = random_hand(random.Random(seed), EXACT_MAX_CARDS + 2)

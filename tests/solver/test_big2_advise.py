@@ -17,16 +17,16 @@ from typer.testing import CliRunner
 
 from handsolver.models.big2 import SEED_RULES, Play, play_kind
 from handsolver.models.cards import InputError, mask_of, parse_cards
-from handsolver.solver.big2.advise import LINE_MOVES, AdviceSettings, advise, known_undealt
-from handsolver.solver.big2.game import Position, solve_position
-from handsolver.solver.big2.sampling import (
+from handsolver.solver.big2.game.positions import Position, solve_position
+from handsolver.solver.big2.table.advise import LINE_MOVES, AdviceSettings, advise, known_undealt
+from handsolver.solver.big2.table.sampling import (
     FULL_DECK,
     consistent_deals,
     sample_hands,
     unseen_cards,
 )
-from handsolver.solver.big2.strategies import greedy_move, shed_move
-from handsolver.solver.big2.table import Move, Table, TableView
+from handsolver.solver.big2.table.strategies import greedy_move, shed_move
+from handsolver.solver.big2.table.views import Move, Table, TableView
 from handsolver.solver.cli import app
 from tests.big2_lines import greedy_line_wins
 

@@ -10,7 +10,7 @@ import pytest
 from handsolver.models.big2 import Play, make_rules
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import InputError, cards_of, mask_of, parse_cards
-from handsolver.solver.big2.game import GameResult, Position, solve_position
+from handsolver.solver.big2.game.positions import GameResult, Position, solve_position
 from tests.big2_minimax import (
     Cards,
     MState,
@@ -218,8 +218,8 @@ def test_bad_positions(position: Position, rules: Rules, message: str) -> None:
 
 def test_winning_line_when_the_fastest_is_out_of_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """When the fastest line cannot be proven in time, the line still wins and says so."""
-    from handsolver.solver.big2 import game
-    from handsolver.solver.big2.game_search import OutOfBudget
+    from handsolver.solver.big2.game import positions as game
+    from handsolver.solver.big2.game.search import OutOfBudget
 
     def out_of_budget(*args: object) -> None:
         raise OutOfBudget

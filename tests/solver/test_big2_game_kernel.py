@@ -11,7 +11,7 @@ import pytest
 from handsolver.models.big2 import make_rules
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import InputError, cards_of
-from handsolver.solver.big2.game import GameResult, Position, solve_position
+from handsolver.solver.big2.game.positions import GameResult, Position, solve_position
 from tests.big2_minimax import minimax_answer, random_position
 from tests.solver.test_big2_game import RULE_CASES
 
@@ -115,7 +115,7 @@ def test_small_table_changes_no_answer() -> None:
 
 def test_progress_between_slices_and_interrupt(monkeypatch: pytest.MonkeyPatch) -> None:
     """The kernel stops every few nodes, so progress is shown and Ctrl-C stops at once."""
-    from handsolver.solver.big2 import game_compiled
+    from handsolver.solver.big2.game import compiled as game_compiled
 
     monkeypatch.setattr(game_compiled, "SLICE", 100)
     rules = RULE_CASES["seed"]
@@ -134,9 +134,9 @@ def test_progress_between_slices_and_interrupt(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_kernel_choice() -> None:
-    from handsolver.solver.big2 import game
-    from handsolver.solver.big2.game_compiled import CompiledSearch
-    from handsolver.solver.big2.game_search import GameSearch
+    from handsolver.solver.big2.game import positions as game
+    from handsolver.solver.big2.game.compiled import CompiledSearch
+    from handsolver.solver.big2.game.search import GameSearch
 
     rules = make_rules("seed")
     big = sum(1 << card for card in range(21))

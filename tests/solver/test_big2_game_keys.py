@@ -11,9 +11,9 @@ import pytest
 from handsolver.models.big2 import Play
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import cards_of, mask_of, parse_cards
-from handsolver.solver.big2.game import Position, check_position, root_state
-from handsolver.solver.big2.game_search import GameSearch
-from handsolver.solver.big2.playout import DEUCE_KEY
+from handsolver.solver.big2.game.positions import Position, check_position, root_state
+from handsolver.solver.big2.game.search import GameSearch
+from handsolver.solver.big2.game.state import DEUCE_KEY
 from tests.big2_minimax import minimax_answer, plays_in, random_position
 from tests.solver.test_big2_game import RULE_CASES
 
@@ -88,7 +88,7 @@ def test_key_lowers_to_the_strongest_reply_held() -> None:
 
 def test_compiled_keys_like_python() -> None:
     pytest.importorskip("numba")
-    from handsolver.solver.big2.game_compiled import CompiledSearch
+    from handsolver.solver.big2.game.compiled import CompiledSearch
 
     for name in ("seed", "bombs", "taiwan-final-bombs"):
         rules = RULE_CASES[name]
@@ -108,7 +108,7 @@ def test_a_deuce_to_beat_stays_apart_for_bombs(kernel: str) -> None:
     hands = (mask_of(parse_cards("4c 4d 4h 4s 3d 5c")), mask_of(parse_cards("6c")))
     if kernel == "compiled":
         pytest.importorskip("numba")
-        from handsolver.solver.big2.game_compiled import CompiledSearch
+        from handsolver.solver.big2.game.compiled import CompiledSearch
 
         search: GameSearch = CompiledSearch(hands, rules)
     else:

@@ -1,6 +1,7 @@
 """The search of one seat's own moves against opponents on a fixed policy, against a brute
-force written here over the table's own bookkeeping (:class:`~handsolver.solver.big2.table.Table`)
-and the ``greedy`` strategy's moves at the table."""
+force written here over the table's own bookkeeping
+(:class:`~handsolver.solver.big2.table.views.Table`) and the ``greedy`` strategy's moves at
+the table."""
 
 from __future__ import annotations
 
@@ -10,14 +11,10 @@ import pytest
 
 from handsolver.models.big2 import SEED_RULES, Rules, make_rules
 from handsolver.models.cards import mask_of
-from handsolver.solver.big2.line_search import winning_line
-from handsolver.solver.big2.playout import (
-    State,
-    greedy_choice,
-    hand_plays,
-    shed_choice,
-)
-from handsolver.solver.big2.table import Table
+from handsolver.solver.big2.game.state import State
+from handsolver.solver.big2.table.line_search import winning_line
+from handsolver.solver.big2.table.playout import greedy_choice, hand_plays, shed_choice
+from handsolver.solver.big2.table.views import Table
 from tests.big2_lines import greedy_line_wins
 from tests.solver.test_big2_playout import state_of
 
@@ -104,7 +101,7 @@ def test_refuted_positions_shared_between_moves(rules: Rules) -> None:
 def test_the_search_beats_a_single_playout() -> None:
     """Somewhere among small deals the seat's own greedy or shed play loses where a line of
     its own wins: the search is more than the playouts it starts from."""
-    from handsolver.solver.big2.playout import play_out
+    from handsolver.solver.big2.table.playout import play_out
 
     more = 0
     for table in small_tables(SEED_RULES, 300, seed=5):

@@ -1,6 +1,6 @@
 """The Big 2 playouts behind the advisor: the policies against rules written out again here
 over the models' list of plays, and whole deals played out against the table's own
-bookkeeping (:class:`~handsolver.solver.big2.table.Table`)."""
+bookkeeping (:class:`~handsolver.solver.big2.table.views.Table`)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ import pytest
 from handsolver.models.big2 import SEED_RULES, Play, Rules, legal_plays, make_rules
 from handsolver.models.big2_order import beats, play_strength
 from handsolver.models.cards import CardSet, cards_of, mask_of
-from handsolver.solver.big2.playout import (
+from handsolver.solver.big2.game.state import after
+from handsolver.solver.big2.table.playout import (
     BREAK_AT,
     DANGER_AT,
-    after,
     greedy_choice,
     hand_plays,
     play_out,
     shed_choice,
 )
-from handsolver.solver.big2.strategies import greedy_move, shed_move
-from handsolver.solver.big2.table import Move, Table, TableView
+from handsolver.solver.big2.table.strategies import greedy_move, shed_move
+from handsolver.solver.big2.table.views import Move, Table, TableView
 
 RULES = [
     SEED_RULES,

@@ -10,22 +10,21 @@ from dataclasses import replace
 import pytest
 
 from handsolver.models.big2 import Rules, make_rules
-from handsolver.solver.big2 import line_search
-from handsolver.solver.big2.advise import PLAYER_POLICIES, TABLE_ADVICE, advise
-from handsolver.solver.big2.playout import (
-    State,
-    after,
+from handsolver.solver.big2.game.state import State, after
+from handsolver.solver.big2.table import line_search
+from handsolver.solver.big2.table.advise import PLAYER_POLICIES, TABLE_ADVICE, advise
+from handsolver.solver.big2.table.playout import (
     greedy_choice,
     hand_plays,
     play_until,
     seat_moves,
     shed_choice,
 )
-from handsolver.solver.big2.playout_compiled import CompiledDeal, RefutedTable
-from handsolver.solver.big2.strategies import greedy_move
-from handsolver.solver.big2.table import Table
-from handsolver.solver.big2.tournament_games import dealt_hands
-from handsolver.solver.big2.tree_search import PlayerTree
+from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedTable
+from handsolver.solver.big2.table.strategies import greedy_move
+from handsolver.solver.big2.table.tournament_games import dealt_hands
+from handsolver.solver.big2.table.tree_search import PlayerTree
+from handsolver.solver.big2.table.views import Table
 
 PROFILES = ["seed", "hk", "taiwan", "pusoy-dos", "western"]
 FIRSTS = [(shed_choice, greedy_choice), (greedy_choice,), (shed_choice,)]

@@ -20,10 +20,10 @@ from handsolver.models.big2 import (
 )
 from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import CardSet, cards_of, mask_of, parse_cards
-from handsolver.solver.big2.reading import fitted_deals, greedy_readings
-from handsolver.solver.big2.strategies import greedy_move
-from handsolver.solver.big2.table import Move, Table, TableView, Turn
-from handsolver.solver.big2.tournament_games import dealt_hands
+from handsolver.solver.big2.table.reading import fitted_deals, greedy_readings
+from handsolver.solver.big2.table.strategies import greedy_move
+from handsolver.solver.big2.table.tournament_games import dealt_hands
+from handsolver.solver.big2.table.views import Move, Table, TableView, Turn
 
 RULES = [
     SEED_RULES,

@@ -25,7 +25,7 @@ from handsolver.models.big2 import (
     play_kind,
 )
 from handsolver.models.cards import FULL_DECK_MASK, card_name, cards_of, mask_of, parse_cards
-from handsolver.solver.big2 import (
+from handsolver.solver.big2.fewest import (
     Method,
     Prefer,
     all_optimal,

@@ -16,11 +16,11 @@ from typer.testing import CliRunner
 from handsolver.models.big2 import SEED_RULES, Rules, legal_plays, make_rules, play_kind
 from handsolver.models.big2_order import beats, play_strength
 from handsolver.models.cards import cards_of, mask_of
-from handsolver.solver.big2 import fewest_plays
-from handsolver.solver.big2.strategies import fewest_move, greedy_move, strategy_from_spec
-from handsolver.solver.big2.table import TableView, deal_score
-from handsolver.solver.big2.tournament import play_tournament
-from handsolver.solver.big2.tournament_games import GameRecord
+from handsolver.solver.big2.fewest import fewest_plays
+from handsolver.solver.big2.table.strategies import fewest_move, greedy_move, strategy_from_spec
+from handsolver.solver.big2.table.tournament import play_tournament
+from handsolver.solver.big2.table.tournament_games import GameRecord
+from handsolver.solver.big2.table.views import TableView, deal_score
 from handsolver.solver.cli import app
 
 runner = CliRunner()

@@ -16,11 +16,15 @@ from typer.testing import CliRunner
 
 from handsolver.models.big2 import SEED_RULES
 from handsolver.models.cards import InputError
-from handsolver.solver.big2.strategies import greedy_move, strategy_from_spec
-from handsolver.solver.big2.table import Move, TableView
-from handsolver.solver.big2.tournament import play_tournament
-from handsolver.solver.big2.tournament_games import GameRecord, play_block, replayed_block
-from handsolver.solver.big2.tournament_saves import block_line, read_checkpoint, tournament_key
+from handsolver.solver.big2.table.strategies import greedy_move, strategy_from_spec
+from handsolver.solver.big2.table.tournament import play_tournament
+from handsolver.solver.big2.table.tournament_games import GameRecord, play_block, replayed_block
+from handsolver.solver.big2.table.tournament_saves import (
+    block_line,
+    read_checkpoint,
+    tournament_key,
+)
+from handsolver.solver.big2.table.views import Move, TableView
 from handsolver.solver.cli import app
 
 from .processes import HANG, group_is_gone, handsolver, wait_for

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 from handsolver.models.big2 import SEED_RULES, Rules, make_rules
 from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import mask_of, parse_cards
-from handsolver.solver.big2.advise import PLAYER_POLICIES, AdviceSettings, advise
-from handsolver.solver.big2.playout import hand_plays
-from handsolver.solver.big2.table import Move, Table, TableView
-from handsolver.solver.big2.tree_search import PlayerTree
+from handsolver.solver.big2.table.advise import PLAYER_POLICIES, AdviceSettings, advise
+from handsolver.solver.big2.table.playout import hand_plays
+from handsolver.solver.big2.table.tree_search import PlayerTree
+from handsolver.solver.big2.table.views import Move, Table, TableView
 from handsolver.solver.cli import app
 from tests.big2_lines import greedy_line_wins
 from tests.solver.test_big2_line_search import small_tables

@@ -10,7 +10,7 @@ import typer
 
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.cards import CardSet, InputError, Notation, mask_of, notation_of, parse_cards
-from handsolver.solver.big2.advise import (
+from handsolver.solver.big2.table.advise import (
     DEFAULT_LINE_NODES,
     DEFAULT_NODES,
     DEFAULT_SAMPLES,
@@ -174,7 +174,7 @@ def table_view(
 
     :raises InputError: naming the bad token.
     """
-    from handsolver.solver.big2.table import TableView
+    from handsolver.solver.big2.table.views import TableView
 
     hand = _cards(hand_text, "the hand")
     if not hand:
@@ -292,7 +292,7 @@ def advise(
     Example: handsolver big2 advise 5h 5s 9c Jd Ad 2s --counts 5 --played "3d 3c 4h 6s 7s 8c"
     --beat "8c" --by 2
     """
-    from handsolver.solver.big2.advise import advise as advise_view
+    from handsolver.solver.big2.table.advise import advise as advise_view
     from handsolver.solver.commands.errors import Interrupted
     from handsolver.solver.commands.progress import progress
 

@@ -18,7 +18,7 @@ import typer
 
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import DECK, Deal, InputError, mask_of, parse_deal
-from handsolver.solver.big2 import (
+from handsolver.solver.big2.fewest import (
     DEFAULT_TIME_LIMIT,
     Method,
     Partition,

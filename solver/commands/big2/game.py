@@ -17,7 +17,7 @@ import typer
 
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules
 from handsolver.models.cards import InputError, Notation, parse_cards, parse_deal
-from handsolver.solver.big2.game import (
+from handsolver.solver.big2.game.positions import (
     DEFAULT_TABLE_SIZE,
     GameResult,
     Position,

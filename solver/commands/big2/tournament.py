@@ -8,7 +8,7 @@ import typer
 
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import InputError
-from handsolver.solver.big2.advise import (
+from handsolver.solver.big2.table.advise import (
     DEFAULT_LINE_NODES,
     TABLE_NODES,
     TABLE_SAMPLES,
@@ -125,9 +125,9 @@ def tournament(
 
     Example: handsolver big2 tournament --strategies greedy,random,random,random --deals 100
     """
-    from handsolver.solver.big2.strategies import strategy_from_spec
-    from handsolver.solver.big2.tournament import play_tournament
-    from handsolver.solver.big2.tournament_saves import tournament_checkpoint, tournament_key
+    from handsolver.solver.big2.table.strategies import strategy_from_spec
+    from handsolver.solver.big2.table.tournament import play_tournament
+    from handsolver.solver.big2.table.tournament_saves import tournament_checkpoint, tournament_key
     from handsolver.solver.commands.errors import Interrupted
     from handsolver.solver.commands.progress import progress
 

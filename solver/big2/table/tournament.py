@@ -13,12 +13,12 @@ to zero in every game.  The interval is the share plus or minus 1.96 standard er
 over deals of the strategy's share of that deal's games (a deal's rotations are not independent
 of each other; deals are), cut to [0, 1].
 
-The deals are played in blocks (:mod:`handsolver.solver.big2.tournament_games`) through
+The deals are played in blocks (:mod:`handsolver.solver.big2.table.tournament_games`) through
 :func:`handsolver.solver.batch.run_missing`, each block's games side by side so that a strategy
 program runs once a turn for the whole block; every random choice comes from the seed, the
 deal, the rotation and the turn, so the answer is the same with any number of workers.  With a
 checkpoint every finished block is saved as it comes, and a resumed tournament plays only the
-blocks missing (:mod:`handsolver.solver.big2.tournament_saves`), with the same answer.
+blocks missing (:mod:`handsolver.solver.big2.table.tournament_saves`), with the same answer.
 """
 
 from __future__ import annotations
@@ -33,14 +33,14 @@ from typing import Any
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import InputError
 from handsolver.solver.batch import run_missing
-from handsolver.solver.big2.table import Strategy
-from handsolver.solver.big2.tournament_games import BLOCK, GameRecord, hand_size, play_block
-from handsolver.solver.big2.tournament_saves import (
+from handsolver.solver.big2.table.tournament_games import BLOCK, GameRecord, hand_size, play_block
+from handsolver.solver.big2.table.tournament_saves import (
     block_line,
     key_line,
     read_checkpoint,
     tournament_key,
 )
+from handsolver.solver.big2.table.views import Strategy
 from handsolver.solver.saved_files import LineWriter
 
 __all__ = ["Progress", "StrategyResult", "TournamentResult", "play_tournament"]

@@ -14,8 +14,8 @@ from typing import Any
 
 from handsolver.models.big2 import SEED_RULES, Play, PlayKind, Rules
 from handsolver.models.cards import Card, CardSet, cards_of, rank_mask
-from handsolver.solver.big2.bounds import plays_lower_bound
-from handsolver.solver.big2.partition import (
+from handsolver.solver.big2.fewest.bounds import plays_lower_bound
+from handsolver.solver.big2.fewest.partition import (
     DEFAULT_TIME_LIMIT,
     Partition,
     Prefer,
@@ -24,7 +24,7 @@ from handsolver.solver.big2.partition import (
     small_plays,
     sorted_plays,
 )
-from handsolver.solver.big2.set_partition import (
+from handsolver.solver.big2.fewest.set_partition import (
     KIND_WEIGHT_BASE,
     cp_solver,
     fallback_partition,

@@ -1,7 +1,7 @@
-"""The compiled AND-OR search behind :class:`~handsolver.solver.big2.game_compiled.CompiledSearch`:
-the same search as :class:`~handsolver.solver.big2.game_search.GameSearch`, over numpy arrays,
+"""The compiled AND-OR search behind :class:`~handsolver.solver.big2.game.compiled.CompiledSearch`:
+the same search as :class:`~handsolver.solver.big2.game.search.GameSearch`, over numpy arrays,
 compiled by numba.  Its table keys lower the play to beat as the Python search's do
-(:meth:`~handsolver.solver.big2.game_search.GameSearch.key_of`, :func:`_beat_floor`).
+(:meth:`~handsolver.solver.big2.game.search.GameSearch.key_of`, :func:`_beat_floor`).
 
 Imported only when a search runs (numba takes a while to load), never by a command at start.
 

@@ -34,8 +34,8 @@ from typing import Literal
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name, cards_of
-from handsolver.solver.big2.game_search import GameSearch, OutOfBudget, play_of
-from handsolver.solver.big2.playout import State
+from handsolver.solver.big2.game.search import GameSearch, OutOfBudget, play_of
+from handsolver.solver.big2.game.state import State
 
 __all__ = [
     "GameResult",
@@ -216,7 +216,7 @@ def _search_class(hands: tuple[CardSet, ...], kernel: Kernel) -> type[GameSearch
         return GameSearch
     try:
         # numba loads only here, so that no other command waits for it.
-        from handsolver.solver.big2.game_compiled import CompiledSearch, fits
+        from handsolver.solver.big2.game.compiled import CompiledSearch, fits
     except ImportError:
         if kernel == "compiled":
             raise

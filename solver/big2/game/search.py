@@ -1,4 +1,4 @@
-"""The search behind :func:`~handsolver.solver.big2.game.solve_position`: can one player force
+"""The search behind :func:`~.positions.solve_position`: can one player force
 going out first against all the others together?
 
 A state is the hands as masks, the player to move, the play to beat as (size, strength) with
@@ -33,8 +33,8 @@ from handsolver.models.big2 import Play, PlayKind, iter_legal_plays
 from handsolver.models.big2_order import BOMB_KINDS, play_strength
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
-from handsolver.solver.big2.playout import DEUCE_KEY, State, after
-from handsolver.solver.big2.search import optimal_five_sets
+from handsolver.solver.big2.fewest.search import optimal_five_sets
+from handsolver.solver.big2.game.state import DEUCE_KEY, State, after
 
 _CHECK_EVERY = 1024
 

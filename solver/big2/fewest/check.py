@@ -14,8 +14,8 @@ from handsolver.models.big2 import (
     play_kind,
 )
 from handsolver.models.cards import Card, CardSet, InputError, Notation, cards_of, parse_cards
-from handsolver.solver.big2.partition import DEFAULT_TIME_LIMIT, Check, Partition, hand_mask
-from handsolver.solver.big2.solve import fewest_plays
+from handsolver.solver.big2.fewest.partition import DEFAULT_TIME_LIMIT, Check, Partition, hand_mask
+from handsolver.solver.big2.fewest.solve import fewest_plays
 
 
 def check_answer(

@@ -4,7 +4,7 @@ plays as arrays, the table of refuted positions, and the calls that take and giv
 
 >>> from handsolver.models.big2 import SEED_RULES
 >>> from handsolver.models.cards import mask_of, parse_cards
->>> from handsolver.solver.big2.playout import greedy_choice, hand_plays
+>>> from handsolver.solver.big2.table.playout import greedy_choice, hand_plays
 >>> hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
 >>> deal = CompiledDeal([hand_plays(hand, SEED_RULES) for hand in hands], SEED_RULES)
 >>> state = (hands, 0, 0, 0, -1, 0)
@@ -25,8 +25,9 @@ from typing import cast
 import numpy as np
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2 import playout_kernel as kernel
-from handsolver.solver.big2.playout import HandPlays, Policy, State, greedy_choice, shed_choice
+from handsolver.solver.big2.game.state import State
+from handsolver.solver.big2.table import playout_kernel as kernel
+from handsolver.solver.big2.table.playout import HandPlays, Policy, greedy_choice, shed_choice
 
 __all__ = ["CompiledDeal", "RefutedTable"]
 

@@ -1,6 +1,6 @@
 """The compiled search: :class:`GameSearch` with :meth:`~GameSearch.wins` and
 :meth:`~GameSearch.wins_within` run by the numba kernel of
-:mod:`~handsolver.solver.big2.game_kernel`, which gives the same answers many times faster.
+:mod:`~handsolver.solver.big2.game.kernel`, which gives the same answers many times faster.
 
 The rest (the moves at the root, the states after them, the line) stays in Python.  The
 kernel runs in slices of :data:`SLICE` nodes; between two, the budget, the deadline and the
@@ -18,9 +18,9 @@ import numpy as np
 
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet, cards_of
-from handsolver.solver.big2 import game_kernel as kernel
-from handsolver.solver.big2.game_search import GameSearch, OutOfBudget, PlayerPlays
-from handsolver.solver.big2.playout import DEUCE_KEY, State
+from handsolver.solver.big2.game import kernel
+from handsolver.solver.big2.game.search import GameSearch, OutOfBudget, PlayerPlays
+from handsolver.solver.big2.game.state import DEUCE_KEY, State
 
 #: The most cards a hand may hold for the compiled search: the fewest plays of every part of
 #: a hand are kept in an array of 2**cards entries.

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 
 from handsolver.models.big2 import SEED_RULES, Rules, dragon_masks, five_card_masks
 from handsolver.models.cards import Card, CardSet, cards_of, rank_mask
-from handsolver.solver.big2.bounds import play_bounds
-from handsolver.solver.big2.partition import (
+from handsolver.solver.big2.fewest.bounds import play_bounds
+from handsolver.solver.big2.fewest.partition import (
     Partition,
     Prefer,
     hand_mask,

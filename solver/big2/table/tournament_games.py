@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import CardSet, InputError
-from handsolver.solver.big2.table import Strategy, Table, Turn, deal_score
+from handsolver.solver.big2.table.views import Strategy, Table, Turn, deal_score
 
 __all__ = ["BLOCK", "GameRecord", "dealt_hands", "hand_size", "play_block", "replayed_block"]
 

@@ -9,8 +9,8 @@ from collections.abc import Iterable
 
 from handsolver.models.big2 import SEED_RULES, Play, PlayKind, Rules, play_kind
 from handsolver.models.cards import Card, CardSet
-from handsolver.solver.big2.count_model import solve_strong_model
-from handsolver.solver.big2.partition import (
+from handsolver.solver.big2.fewest.count_model import solve_strong_model
+from handsolver.solver.big2.fewest.partition import (
     DEFAULT_TIME_LIMIT,
     EXACT_MAX_CARDS,
     Enumeration,
@@ -20,8 +20,8 @@ from handsolver.solver.big2.partition import (
     hand_mask,
     sorted_plays,
 )
-from handsolver.solver.big2.search import exact_search, optimal_five_sets, rank_choices
-from handsolver.solver.big2.set_partition import (
+from handsolver.solver.big2.fewest.search import exact_search, optimal_five_sets, rank_choices
+from handsolver.solver.big2.fewest.set_partition import (
     build_partition_model,
     cp_solver,
     solve_partition_model,

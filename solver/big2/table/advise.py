@@ -1,11 +1,11 @@
 """Advice at a Big 2 table: deal the unseen cards many times, score every move in each deal
 with every hand face up, and rank the moves by their mean score.
 
-For a :class:`~handsolver.solver.big2.table.TableView`, :func:`advise` deals the cards the
+For a :class:`~handsolver.solver.big2.table.views.TableView`, :func:`advise` deals the cards the
 player cannot see (:mod:`.sampling`) ``samples`` times consistently with the opponents' counts.
 In each deal every legal move gets a score of 1 or 0:
 
-* the exact verdict of :func:`~handsolver.solver.big2.game.solve_position`, where it is proven
+* the exact verdict of :func:`~..game.positions.solve_position`, where it is proven
   within the node budget per move (and, if asked, a time limit) and says something about the
   deal: the move scores 1 where it keeps a forced win (going out first against every other
   player together) and, with two players, 0 where it is proven not to.  Deals with more than
@@ -13,7 +13,7 @@ In each deal every legal move gets a score of 1 or 0:
 * elsewhere playouts (:mod:`.playout`): the deal played on to its end after the move, every
   opponent playing the conventional program (``greedy``: the lowest play that beats, the
   largest lowest lead) and the player each of :data:`PLAYER_POLICIES` in turn (the playout
-  policy :func:`~handsolver.solver.big2.playout.shed_choice`, then greedy's); the move scores 1
+  policy :func:`~.playout.shed_choice`, then greedy's); the move scores 1
   when the player goes out first in either.  The player chooses its own later moves, so the
   better of two ways on stands for its play better than one fixed way does.  With three or four
   players a proof that the others *together* can stop the player does not decide the deal
@@ -34,7 +34,7 @@ deals in which its verdict was proven.
 
 Moves are ranked by share, then by the player's fewest plays after the move (fewer first), a
 play before a pass, more cards before fewer, the lower play before the higher, and then in the
-order :meth:`~handsolver.solver.big2.table.TableView.legal_moves` lists them.
+order :meth:`~handsolver.solver.big2.table.views.TableView.legal_moves` lists them.
 
 With ``passes`` set, the deals are not scored one by one: a tree of the player's own turns is
 searched over them instead (:mod:`.tree_search`), so that the player's later moves are chosen
@@ -69,24 +69,18 @@ from handsolver.models.big2 import Rules
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name
 from handsolver.solver.batch import run_batch
-from handsolver.solver.big2.game import Position, check_position, root_state
-from handsolver.solver.big2.line_search import deal_won
-from handsolver.solver.big2.playout import (
-    Policy,
-    State,
-    after,
-    greedy_choice,
-    hand_plays,
-    shed_choice,
-)
-from handsolver.solver.big2.reading import fitted_deals, greedy_readings
-from handsolver.solver.big2.sampling import (
+from handsolver.solver.big2.game.positions import Position, check_position, root_state
+from handsolver.solver.big2.game.state import State, after
+from handsolver.solver.big2.table.line_search import deal_won
+from handsolver.solver.big2.table.playout import Policy, greedy_choice, hand_plays, shed_choice
+from handsolver.solver.big2.table.reading import fitted_deals, greedy_readings
+from handsolver.solver.big2.table.sampling import (
     FULL_DECK,
     consistent_deals,
     sample_hands,
     unseen_cards,
 )
-from handsolver.solver.big2.table import Move, TableView
+from handsolver.solver.big2.table.views import Move, TableView
 
 __all__ = [
     "DEFAULT_ADVICE",
@@ -295,10 +289,10 @@ def solve_deal(
     (None: not proven within the budget, or the deal is over the size the solver is tried on).
     Top level, so that pool workers and Dask can run it.
 
-    These are the verdicts :func:`~handsolver.solver.big2.game.solve_position` gives the
+    These are the verdicts :func:`~..game.positions.solve_position` gives the
     player's moves, searched for the player alone (not for every player, nor a line), each
     move with its own budget."""
-    from handsolver.solver.big2.game_search import GameSearch, OutOfBudget
+    from handsolver.solver.big2.game.search import GameSearch, OutOfBudget
 
     hands, view, moves, settings = job
     if sum(hand.bit_count() for hand in hands) > settings.solve_cards:
@@ -368,7 +362,7 @@ def _tree_advice(
     progress: ProgressWrapper | None,
 ) -> Advice:
     """The moves ranked by a tree of the player's turns over ``deals`` (see the module)."""
-    from handsolver.solver.big2.tree_search import PlayerTree
+    from handsolver.solver.big2.table.tree_search import PlayerTree
 
     rules, passes = view.rules, settings.passes
     left = _plays_left(view, moves)
@@ -447,7 +441,7 @@ def _tie_key(move: Move, plays_left: int, rules: Rules) -> tuple[int, int, int]:
 def fewest_count(hand: CardSet, rules: Rules) -> int:
     """The fewest plays that empty ``hand`` (cached: hands recur from move to move and deal to
     deal)."""
-    from handsolver.solver.big2 import fewest_plays
+    from handsolver.solver.big2.fewest import fewest_plays
 
     return fewest_plays(hand, rules=rules).count
 

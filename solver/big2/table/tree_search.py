@@ -1,5 +1,5 @@
 """A tree of the player's own turns, searched over the sampled deals: the advisor's other way
-to choose (``passes`` in :class:`~handsolver.solver.big2.advise.AdviceSettings`).
+to choose (``passes`` in :class:`~handsolver.solver.big2.table.advise.AdviceSettings`).
 
 Scoring each move in each deal with every hand face up lets the player's later moves depend on
 that deal's hidden cards: a line that only wins because the cards are known counts as a win.
@@ -8,14 +8,14 @@ player's turns; its edges are the player's moves, and below a move the nodes are
 what the player sees before its next turn (the cards each seat played and the trick then), not
 by the cards the opponents hold.  Each *pass* goes down the tree in one sampled deal (the deals
 in turn), the opponents' moves in between played by ``greedy``
-(:func:`~handsolver.solver.big2.playout.greedy_choice`), so a node gathers every deal that
+(:func:`~handsolver.solver.big2.table.playout.greedy_choice`), so a node gathers every deal that
 looks the same to the player there.  At each node the move chosen is the one with the highest
 share won plus :data:`EXPLORATION` times ``sqrt(ln(passes through the node) / passes through
 the move)`` (UCB1), a move never tried first; where the pass reaches a node not yet in the tree
 it is added, and the deal scored from it as the advisor scores a deal after a move: played out
 (the player by each of its policies in turn, a win in either counts) and, where both lose and
 ``line_nodes`` is set, searched for a line of the player's own that goes out first against the
-greedy opponents (:func:`~handsolver.solver.big2.line_search.winning_line`, at most that many
+greedy opponents (:func:`~handsolver.solver.big2.table.line_search.winning_line`, at most that many
 of the player's turns).  Every node on the way counts the pass and whether the player went out
 first.
 
@@ -44,13 +44,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.line_search import DealPlays
-from handsolver.solver.big2.playout import (
+from handsolver.solver.big2.game.state import PlayTuple, State, after
+from handsolver.solver.big2.table.line_search import DealPlays
+from handsolver.solver.big2.table.playout import (
     HandPlays,
-    PlayTuple,
     Policy,
-    State,
-    after,
     greedy_choice,
     hand_plays,
     play_until,
@@ -119,7 +117,7 @@ class PlayerTree:
         self._refuted: Any
         self._deals: list[Any]
         if compiled:  # numba loads only here, when a tree is searched
-            from handsolver.solver.big2.playout_compiled import CompiledDeal, RefutedTable
+            from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedTable
 
             self._deals = [CompiledDeal(plays, rules) for plays in self.plays]
             self._refuted = RefutedTable(players)

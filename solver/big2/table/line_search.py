@@ -14,7 +14,7 @@ of the same hands (the advisor does, across the moves of one deal).
 
 >>> from handsolver.models.big2 import SEED_RULES
 >>> from handsolver.models.cards import mask_of, parse_cards
->>> from handsolver.solver.big2.playout import greedy_choice, hand_plays, play_out
+>>> from handsolver.solver.big2.table.playout import greedy_choice, hand_plays, play_out
 >>> hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
 >>> plays = [hand_plays(hand, SEED_RULES) for hand in hands]
 >>> policies = [greedy_choice, greedy_choice]
@@ -33,16 +33,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.playout import (
-    HandPlays,
-    PlayTuple,
-    Policy,
-    State,
-    after,
-    play_out,
-    play_until,
-    seat_moves,
-)
+from handsolver.solver.big2.game.state import PlayTuple, State, after
+from handsolver.solver.big2.table.playout import HandPlays, Policy, play_out, play_until, seat_moves
 
 __all__ = ["DealPlays", "deal_won", "winning_line"]
 
@@ -138,7 +130,7 @@ def _moves(
 
 class DealPlays:
     """A deal's plays (:class:`~.playout.HandPlays` a seat) and rules, and a deal scored on
-    them: the Python path, which :class:`~handsolver.solver.big2.playout_compiled.CompiledDeal`
+    them: the Python path, which :class:`~.playout_compiled.CompiledDeal`
     repeats compiled."""
 
     def __init__(self, plays: Sequence[HandPlays], rules: Rules) -> None:

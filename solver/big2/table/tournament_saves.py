@@ -6,7 +6,7 @@ seed, rules, block size and the handsolver version), then one line a finished bl
 deal and every game's moves as card masks (0 for a pass).  Nothing read back is trusted
 (:mod:`handsolver.solver.saved_files`): a line carries a checksum of its content under the
 tournament's key, and its games must replay legally from the deals the seed gives, each to a
-seat out of cards (:func:`~handsolver.solver.big2.tournament.replayed_block`).  A line that
+seat out of cards (:func:`~handsolver.solver.big2.table.tournament.replayed_block`).  A line that
 fails, or a block saved twice differently, is played again; a checkpoint of another tournament
 is refused.
 
@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from handsolver.models.big2 import Rules
-from handsolver.solver.big2.table import Strategy
-from handsolver.solver.big2.tournament_games import BLOCK, GameRecord, replayed_block
+from handsolver.solver.big2.table.tournament_games import BLOCK, GameRecord, replayed_block
+from handsolver.solver.big2.table.views import Strategy
 from handsolver.solver.saved_files import (
     checkpoint_records,
     default_checkpoint,

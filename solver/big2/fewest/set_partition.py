@@ -10,8 +10,8 @@ from typing import Any
 
 from handsolver.models.big2 import SEED_RULES, Play, PlayKind, Rules, iter_legal_plays
 from handsolver.models.cards import Card, CardSet, cards_of, mask_of
-from handsolver.solver.big2.bounds import count_lower_bound
-from handsolver.solver.big2.partition import (
+from handsolver.solver.big2.fewest.bounds import count_lower_bound
+from handsolver.solver.big2.fewest.partition import (
     DEFAULT_TIME_LIMIT,
     STRENGTH_ORDER,
     Partition,

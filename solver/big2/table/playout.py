@@ -46,15 +46,13 @@ from handsolver.models.big2 import iter_legal_plays
 from handsolver.models.big2_order import BOMB_KINDS, play_strength
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
+from handsolver.solver.big2.game.state import DEUCE_KEY, PlayTuple, State, next_seat
 
 __all__ = [
     "BREAK_AT",
     "DANGER_AT",
-    "DEUCE_KEY",
     "HandPlays",
     "Policy",
-    "State",
-    "after",
     "beating_plays",
     "greedy_choice",
     "hand_plays",
@@ -64,16 +62,12 @@ __all__ = [
     "shed_choice",
 ]
 
-PlayTuple = tuple[CardSet, int, int]
-"""A play as (mask, size, strength); strengths compare within a size."""
 Policy = Callable[["HandPlays", CardSet, int, int, int, CardSet], PlayTuple | None]
 """(the mover's plays, the mover's hand, size and strength of the play to beat (size 0 on a
 lead), the fewest cards an opponent holds, cards a lead must hold) -> a play, or None for a
 pass."""
 BREAK_AT = 4
 DANGER_AT = 2
-# A single's strength is its card key: the twos are the keys from 48 up.
-DEUCE_KEY = 48
 _NIBBLE = 15
 
 
@@ -197,19 +191,6 @@ def shed_choice(
     return beating[0] if short else None
 
 
-def _next_seat(seat: int, passed: int, players: int) -> int:
-    """The seat after ``seat`` that is still in the trick (``passed``: the seats out, as bits)."""
-    seat = (seat + 1) % players
-    while passed >> seat & 1:
-        seat = (seat + 1) % players
-    return seat
-
-
-State = tuple[tuple[CardSet, ...], int, int, int, int, int]
-"""(hands, seat to move, size and strength of the play to beat (size 0 on a lead), the seat
-that made it or -1, the seats out of the trick as bits)."""
-
-
 def play_out(
     plays: Sequence[HandPlays],
     hands: Sequence[CardSet],
@@ -263,7 +244,7 @@ def play_until(
         if move is None:
             if pass_final:
                 passed |= 1 << mover
-            nxt = _next_seat(mover, passed, players)
+            nxt = next_seat(mover, passed, players)
             if nxt == by:
                 size = strength = passed = 0
                 by = -1
@@ -274,7 +255,7 @@ def play_until(
             return mover
         hands[mover] = rest
         counts[mover] = rest.bit_count()
-        nxt = _next_seat(mover, passed, players)
+        nxt = next_seat(mover, passed, players)
         if nxt == mover:
             size = strength = passed = 0
             by = -1
@@ -282,25 +263,3 @@ def play_until(
             size, strength, by = move[1], move[2], mover
             mover = nxt
     return (tuple(hands), mover, size, strength, by, passed)
-
-
-def after(state: State, move: PlayTuple | None, rules: Rules) -> State | int:
-    """The state after the seat to move makes ``move`` (None: a pass), or that seat's number
-    when the play empties its hand."""
-    hands, mover, size, strength, by, passed = state
-    players = len(hands)
-    if move is not None:
-        rest = hands[mover] ^ move[0]
-        if not rest:
-            return mover
-        hands = (*hands[:mover], rest, *hands[mover + 1 :])
-        nxt = _next_seat(mover, passed, players)
-        if nxt == mover:
-            return (hands, mover, 0, 0, -1, 0)
-        return (hands, nxt, move[1], move[2], mover, passed)
-    if rules.pass_final:
-        passed |= 1 << mover
-    nxt = _next_seat(mover, passed, players)
-    if nxt == by:
-        return (hands, by, 0, 0, -1, 0)
-    return (hands, nxt, size, strength, by, passed)

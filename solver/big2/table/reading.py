@@ -46,8 +46,9 @@ from handsolver.models.big2 import (
 )
 from handsolver.models.big2_order import KIND_STEP, lowest_card, play_strength
 from handsolver.models.cards import CardSet, cards_of
-from handsolver.solver.big2.playout import DEUCE_KEY, HandPlays, greedy_choice
-from handsolver.solver.big2.table import TableView
+from handsolver.solver.big2.game.state import DEUCE_KEY
+from handsolver.solver.big2.table.playout import HandPlays, greedy_choice
+from handsolver.solver.big2.table.views import TableView
 
 __all__ = [
     "FIT_STEPS",

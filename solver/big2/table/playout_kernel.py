@@ -3,7 +3,7 @@ arrays, compiled by numba: the same moves in the same order, so the same answers
 
 Imported only when the advisor runs (numba takes a while to load), never by a command at start.
 
-A deal's plays (:class:`~handsolver.solver.big2.playout_compiled.CompiledDeal`) are one tuple
+A deal's plays (:class:`~handsolver.solver.big2.table.playout_compiled.CompiledDeal`) are one tuple
 of arrays, ``deal``: for each seat, its starting hand's plays in lead order (most cards first,
 then lowest first) as rows of ``masks`` (0), ``sizes`` (1) and ``strengths`` (2), ``counts``
 (3) of them; ``replies`` (4), by seat and size code (1 to 5 for sizes 1 to 5, 6 for 13), the
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from handsolver.solver.big2.game_kernel import popcount
+from handsolver.solver.big2.game.kernel import popcount
 
 GREEDY, SHED = 0, 1
 DEUCE_KEY = 48
@@ -240,7 +240,7 @@ def insert_all(t_hands, t_meta, old_hands, old_meta):  # type: ignore[no-untyped
 
 @njit(cache=True)
 def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nodes, table):  # type: ignore[no-untyped-def]
-    """:func:`~handsolver.solver.big2.line_search.winning_line`: WON, LOST or OUT_OF_NODES.
+    """:func:`~handsolver.solver.big2.table.line_search.winning_line`: WON, LOST or OUT_OF_NODES.
     ``first``: the seat's policies whose moves it tries first; ``t_used[0]``: the states in
     the table (the caller keeps room for ``max_nodes`` more)."""
     d_masks, counts = deal[0], deal[3]
@@ -344,7 +344,7 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
 
 @njit(cache=True)
 def deal_won(deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, table):  # type: ignore[no-untyped-def]
-    """:func:`~handsolver.solver.big2.line_search.deal_won`: whether ``seat`` goes out first,
+    """:func:`~handsolver.solver.big2.table.line_search.deal_won`: whether ``seat`` goes out first,
     played out by each policy of ``first`` in turn, else by a line the line search finds within
     ``line_nodes`` of the seat's turns (0: none)."""
     d_masks = deal[0]
