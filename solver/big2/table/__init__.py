@@ -7,7 +7,8 @@ policies), :mod:`.line_search` (one seat's own lines against opponents on a fixe
 :mod:`.tree_search` (a tree of one seat's own turns over the sampled deals), the playouts and
 line search compiled by numba (:mod:`.playout_kernel`, loaded only when a tree is searched,
 and its driver :mod:`.playout_compiled`), :mod:`.advise` (moves ranked over sampled deals),
-:mod:`.strategies` (random, greedy, fewest, shed, advise, program:) and the tournament
+:mod:`.learned` (a player learned by self-play, its network run in numpy), :mod:`.strategies`
+(random, greedy, fewest, shed, advise, learned, program:) and the tournament
 (:mod:`.tournament`, :mod:`.tournament_games`, :mod:`.tournament_saves`).  Import from the
 modules: this package loads none of them.
 """

@@ -14,6 +14,8 @@
   rather than break a group unless the hand or an opponent is down to a few cards, and blocks
   with its highest single when an opponent has one card left.
 - ``advise``: the move :func:`~.advise.advise` ranks first, with its settings.
+- ``learned``: the legal move the learned player values most (:mod:`.learned`: a network
+  trained by self-play, not derived from any of the players above).
 - ``program:COMMAND``: the user's program, run isolated as Chinese poker's programs are (see
   :mod:`handsolver.solver.sandbox`).  It reads one JSON object a line, a decision each, with
   the keys ``seat``, ``hand``, ``counts``, ``history`` (a list of ``[seat, cards]``, cards
@@ -37,6 +39,7 @@ from handsolver.models.big2 import Play, Rules
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import STANDARD, CardSet, InputError, mask_of, parse_cards
 from handsolver.solver.big2.table.advise import TABLE_ADVICE, AdviceSettings, advise, fewest_count
+from handsolver.solver.big2.table.learned import Learned
 from handsolver.solver.big2.table.playout import hand_plays, shed_choice
 from handsolver.solver.big2.table.views import Move, Strategy, TableView
 
@@ -54,7 +57,7 @@ __all__ = [
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds a strategy program may run for one batch of decisions."""
-STRATEGY_NAMES = ("random", "greedy", "fewest", "shed", "advise")
+STRATEGY_NAMES = ("random", "greedy", "fewest", "shed", "advise", "learned")
 
 
 def _lowest(plays: list[Play], rules: Rules) -> Play:
@@ -237,8 +240,8 @@ def strategy_from_spec(
     timeout: float = DEFAULT_TIMEOUT,
     sandbox: str = "auto",
 ) -> Strategy:
-    """``random``, ``greedy``, ``fewest``, ``shed``, ``advise`` (with ``settings``) or
-    ``program:COMMAND``.
+    """``random``, ``greedy``, ``fewest``, ``shed``, ``advise`` (with ``settings``),
+    ``learned`` or ``program:COMMAND``.
 
     >>> strategy_from_spec("greedy").name
     'greedy'
@@ -258,6 +261,7 @@ def strategy_from_spec(
         "fewest": Fewest(),
         "shed": Shed(),
         "advise": Advise(settings),
+        "learned": Learned(),
     }
     if text in fixed:
         return fixed[text]
@@ -276,6 +280,6 @@ def strategy_from_spec(
     close = difflib.get_close_matches(text, list(fixed), n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise InputError(
-        f"unknown strategy {spec!r}{hint}; use random, greedy, fewest, shed, advise or "
+        f"unknown strategy {spec!r}{hint}; use random, greedy, fewest, shed, advise, learned or "
         "program:COMMAND"
     )

@@ -1,0 +1,211 @@
+"""A learned Big 2 player: a value of each legal move, learned by self-play, and the move of
+the highest value.
+
+The network scores a (position, move) pair with the chance that the mover goes out first
+after it (Deep Monte-Carlo, as DouZero does for Dou Di Zhu: every move of a self-play deal
+is taught the deal's outcome for its mover).  It sees what a seat sees at a real table and
+nothing more:
+
+* the hand the move leaves, the move's cards, its size (a pass is size 0) and, for a
+  five-card play, its kind's place in the rules' order;
+* every card played so far (by anyone), the play to beat (its cards and size; none on a lead),
+  which seat made it and which seats are out of the trick, counted from the mover (1 the next
+  seat, 2 the one across, 3 the previous);
+* the mover's card count, and each other seat's count (one-hot, 1 to 13);
+* whether this is the deal's first play.
+
+That is :data:`FEATURES` numbers a move, fed to a small multilayer perceptron (ReLU, two
+hidden layers) whose weights ship with the package (``learned_big2.npz``, written by
+``scripts/train_big2_learned.py``); inference is numpy alone.  Moves of equal value go to the
+first in :meth:`~.views.TableView.legal_moves` order, so the player is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from handsolver.models.big2_order import KIND_STEP, play_strength
+from handsolver.models.cards import CardSet
+from handsolver.solver.big2.game.state import State
+from handsolver.solver.big2.table.views import Move, TableView
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "FEATURES",
+    "WEIGHTS",
+    "deal_state_features",
+    "Learned",
+    "Network",
+    "move_features",
+    "network",
+]
+
+WEIGHTS = Path(__file__).with_name("learned_big2.npz")
+"""The shipped weights."""
+_SIZES = 6  # a pass, then plays of 1 to 5 cards
+_PLACES = 8  # a five-card play's kind's place in the rules' order
+_SEATS = 4
+_MAX_COUNT = 13
+# What a position shows, then what a move adds; the state part is shared by every move.
+STATE_FEATURES = 52 + 52 + _SIZES + 1 + (_SEATS - 1) * _MAX_COUNT + _SEATS + (_SEATS - 1) + 1
+MOVE_FEATURES = 52 + 52 + _SIZES + _PLACES
+FEATURES = STATE_FEATURES + MOVE_FEATURES
+
+
+def _bits(masks: Sequence[CardSet]) -> np.ndarray:
+    """Each mask as 52 numbers 0 or 1, a row each (bit ``i`` is card ``i``)."""
+    import numpy as np
+
+    raw = np.array(masks, dtype="<u8").view(np.uint8).reshape(-1, 8)
+    return np.unpackbits(raw, axis=1, bitorder="little")[:, :52].astype(np.float32)
+
+
+def state_features(
+    played: CardSet,
+    beat: CardSet,
+    beat_size: int,
+    counts: Sequence[int],
+    by: int,
+    passed: int,
+    start: bool,
+) -> np.ndarray:
+    """The position's part, for the mover: ``counts`` and ``by`` (-1: none) counted from the
+    mover (index 0 is the mover), ``passed`` the seats out of the trick as bits, from the
+    mover too."""
+    import numpy as np
+
+    out = np.zeros(STATE_FEATURES, dtype=np.float32)
+    out[:104] = _bits([played, beat]).reshape(-1)
+    at = 104
+    out[at + beat_size] = 1.0
+    at += _SIZES
+    out[at] = counts[0] / _MAX_COUNT
+    at += 1
+    for seat in range(1, _SEATS):
+        if seat < len(counts) and 1 <= counts[seat] <= _MAX_COUNT:
+            out[at + (seat - 1) * _MAX_COUNT + counts[seat] - 1] = 1.0
+    at += (_SEATS - 1) * _MAX_COUNT
+    out[at + max(by, 0)] = 1.0  # index 0: no play to beat (the mover never made it)
+    at += _SEATS
+    for seat in range(1, _SEATS):
+        out[at + seat - 1] = passed >> seat & 1
+    at += _SEATS - 1
+    out[at] = start
+    return out
+
+
+def move_features(
+    state: np.ndarray, hand: CardSet, moves: Sequence[tuple[CardSet, int, int] | None]
+) -> np.ndarray:
+    """A row for each move (``(mask, size, strength)``, or None for a pass): the position's
+    part ``state`` (from :func:`state_features`), then the hand the move leaves, its cards,
+    its size and its five-card kind's place."""
+    import numpy as np
+
+    rows = len(moves)
+    out = np.zeros((rows, FEATURES), dtype=np.float32)
+    out[:, :STATE_FEATURES] = state
+    masks = [0 if move is None else move[0] for move in moves]
+    at = STATE_FEATURES
+    out[:, at : at + 52] = _bits([hand ^ mask for mask in masks])
+    out[:, at + 52 : at + 104] = _bits(masks)
+    at += 104
+    for row, move in enumerate(moves):
+        size = 0 if move is None else move[1]
+        out[row, at + size] = 1.0
+        if size == 5:
+            assert move is not None
+            out[row, at + _SIZES + min(move[2] // KIND_STEP, _PLACES - 1)] = 1.0
+    return out
+
+
+@dataclass(frozen=True)
+class Network:
+    """The value network: ``layers`` as (weights, biases), ReLU between them, one output."""
+
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+
+    def values(self, rows: np.ndarray) -> np.ndarray:
+        """The value of each row of features."""
+        out = rows
+        for index, (weights, biases) in enumerate(self.layers):
+            out = out @ weights + biases
+            if index < len(self.layers) - 1:
+                out = out * (out > 0)
+        return out[:, 0]
+
+    @classmethod
+    def load(cls, path: Path) -> Network:
+        import numpy as np
+
+        with np.load(path) as saved:
+            count = sum(1 for name in saved.files if name.startswith("w"))
+            return cls(tuple((saved[f"w{i}"], saved[f"b{i}"]) for i in range(count)))
+
+
+@lru_cache(maxsize=1)
+def network() -> Network:
+    """The shipped network (loaded once)."""
+    return Network.load(WEIGHTS)
+
+
+def deal_state_features(state: State, played: CardSet, beat: CardSet, start: bool) -> np.ndarray:
+    """:func:`state_features` of a deal in play (:data:`~..game.state.State`, every hand
+    known) for the seat to move, given every card played so far, the cards of the play to beat
+    (0 on a lead) and whether this is the deal's first play: what
+    :func:`view_state` gives from that seat's view, without building one."""
+    hands, mover, size, _, by, passed = state
+    players = len(hands)
+    counts = [hands[(mover + step) % players].bit_count() for step in range(players)]
+    rel_by = -1 if by < 0 else (by - mover) % players
+    rel_passed = sum(
+        1 << ((seat - mover) % players) for seat in range(players) if passed >> seat & 1
+    )
+    return state_features(played, beat, size, counts, rel_by, rel_passed, start)
+
+
+def view_moves(view: TableView) -> tuple[list[Move], list[tuple[CardSet, int, int] | None]]:
+    """The view's legal moves, and each as ``(mask, size, strength)`` (None for a pass)."""
+    moves = view.legal_moves()
+    tuples = [
+        None if move is None else (move.mask, move.kind.size, play_strength(move, view.rules))
+        for move in moves
+    ]
+    return moves, tuples
+
+
+def view_state(view: TableView) -> np.ndarray:
+    """:func:`state_features` of what ``view`` shows."""
+    players = len(view.counts)
+    counts = [view.counts[(view.seat + step) % players] for step in range(players)]
+    by = -1 if view.by is None else (view.by - view.seat) % players
+    passed = sum(1 << ((seat - view.seat) % players) for seat in view.passed)
+    beat = 0 if view.beat is None else view.beat.mask
+    size = 0 if view.beat is None else view.beat.kind.size
+    return state_features(view.played, beat, size, counts, by, passed, view.start)
+
+
+@dataclass(frozen=True)
+class Learned:
+    """The learned player as a tournament strategy: the legal move the network values most."""
+
+    name: str = "learned"
+    net: Network | None = field(default=None, compare=False)
+
+    def choose(self, views: Sequence[TableView], seeds: Sequence[int]) -> list[Move]:
+        net = self.net or network()
+        out: list[Move] = []
+        for view in views:
+            moves, tuples = view_moves(view)
+            if len(moves) == 1:
+                out.append(moves[0])
+                continue
+            values = net.values(move_features(view_state(view), view.hand, tuples))
+            out.append(moves[int(values.argmax())])
+        return out

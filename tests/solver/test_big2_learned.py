@@ -1,0 +1,160 @@
+"""The learned Big 2 player: what it sees is what a seat sees, the same from the table's views
+and from the self-play loop's states; its network's forward pass against a plain one written
+here; its moves legal and deterministic; the shipped weights load."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from handsolver.models.big2 import SEED_RULES
+from handsolver.models.big2_order import play_strength
+from handsolver.models.big2_rules import make_rules
+from handsolver.solver.big2.table.learned import (
+    FEATURES,
+    STATE_FEATURES,
+    WEIGHTS,
+    Learned,
+    Network,
+    deal_state_features,
+    move_features,
+    network,
+    view_moves,
+    view_state,
+)
+from handsolver.solver.big2.table.strategies import strategy_from_spec
+from handsolver.solver.big2.table.views import Table
+
+
+def dealt(rng: random.Random, players: int = 4, size: int = 13) -> tuple[int, ...]:
+    cards = rng.sample(range(52), players * size)
+    return tuple(sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(players))
+
+
+def tuple_state(table: Table) -> tuple:
+    """The deal-in-play tuple of a table, built from its own fields."""
+    size = strength = 0
+    if table.beat is not None:
+        size, strength = table.beat.kind.size, play_strength(table.beat, table.rules)
+    by = -1 if table.by is None else table.by
+    passed = sum(1 << seat for seat in table.passed)
+    return (table.hands, table.to_move, size, strength, by, passed)
+
+
+@pytest.mark.parametrize("profile", ["seed", "hk", "taiwan"])
+def test_features_from_a_view_equal_those_of_the_deal(profile: str) -> None:
+    """At every decision of random deals, the features built from the seat's view equal
+    those built from the deal's state, which the self-play loop uses."""
+    rules = make_rules(profile)
+    rng = random.Random(7)
+    decisions = 0
+    for _ in range(12):
+        table = Table.deal(dealt(rng), rules)
+        while table.winner is None:
+            view = table.view()
+            moves, tuples = view_moves(view)
+            beat = 0 if table.beat is None else table.beat.mask
+            ours = move_features(view_state(view), view.hand, tuples)
+            theirs = move_features(
+                deal_state_features(tuple_state(table), table.played, beat, not table.history),
+                view.hand,
+                tuples,
+            )
+            assert ours.shape == (len(moves), FEATURES)
+            np.testing.assert_array_equal(ours, theirs)
+            decisions += 1
+            table = table.after(rng.choice(moves))
+    assert decisions > 300
+
+
+def test_a_move_row_shows_the_hand_it_leaves_and_its_cards() -> None:
+    table = Table.deal(dealt(random.Random(3)))
+    view = table.view()
+    moves, tuples = view_moves(view)
+    rows = move_features(view_state(view), view.hand, tuples)
+    for move, row in zip(moves, rows, strict=True):
+        assert move is not None  # the first play of a deal cannot pass
+        left = row[STATE_FEATURES : STATE_FEATURES + 52]
+        cards = row[STATE_FEATURES + 52 : STATE_FEATURES + 104]
+        assert sum(1 << i for i in np.flatnonzero(left)) == view.hand ^ move.mask
+        assert sum(1 << i for i in np.flatnonzero(cards)) == move.mask
+        assert row[STATE_FEATURES + 104 + move.kind.size] == 1
+
+
+def plain_values(layers, rows) -> list[float]:
+    """The network's forward pass, one number at a time."""
+    out = []
+    for row in rows.tolist():
+        values = row
+        for index, (weights, biases) in enumerate(layers):
+            values = [
+                sum(v * weights[i][j] for i, v in enumerate(values)) + biases[j]
+                for j in range(len(biases))
+            ]
+            if index < len(layers) - 1:
+                values = [max(v, 0.0) for v in values]
+        out.append(values[0])
+    return out
+
+
+def test_the_forward_pass_equals_a_plain_one() -> None:
+    rng = np.random.default_rng(5)
+    layers = (
+        (rng.standard_normal((6, 4)), rng.standard_normal(4)),
+        (rng.standard_normal((4, 3)), rng.standard_normal(3)),
+        (rng.standard_normal((3, 1)), rng.standard_normal(1)),
+    )
+    rows = rng.standard_normal((5, 6))
+    got = Network(layers).values(rows)
+    np.testing.assert_allclose(
+        got, plain_values([(w.tolist(), b.tolist()) for w, b in layers], rows)
+    )
+
+
+def test_the_shipped_weights_load_and_fit_the_features() -> None:
+    net = network()
+    assert WEIGHTS.stat().st_size < 4 * 2**20
+    assert net.layers[0][0].shape[0] == FEATURES
+    assert net.layers[-1][0].shape[1] == 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_player_makes_legal_moves_and_is_deterministic(players: int) -> None:
+    player = strategy_from_spec("learned")
+    assert player.name == "learned"
+    rng = random.Random(players)
+    for _ in range(4):
+        table = Table.deal(dealt(rng, players), SEED_RULES)
+        while table.winner is None:
+            view = table.view()
+            (move,) = player.choose([view], [0])
+            assert move in view.legal_moves()
+            assert Learned().choose([view], [1]) == [move]
+            table = table.after(move)
+
+
+def test_the_player_follows_its_network() -> None:
+    """A network that values only the cards a move keeps in hand makes the player pass
+    whenever it may: a broken reading of the values would not."""
+    keep = np.zeros((FEATURES, 1))
+    keep[STATE_FEATURES : STATE_FEATURES + 52, 0] = 1.0
+    player = Learned(net=Network(((keep, np.zeros(1)),)))
+    rng = random.Random(11)
+    table = Table.deal(dealt(rng))
+    passes = 0
+    while table.winner is None:
+        view = table.view()
+        (move,) = player.choose([view], [0])
+        if view.beat is not None:
+            assert move is None
+            passes += 1
+        else:
+            assert move is not None and move.kind.size == min(
+                m.kind.size for m in view.legal_moves() if m is not None
+            )
+        table = table.after(move)
+        if passes > 40:
+            break
+    assert passes
