@@ -66,7 +66,11 @@ def install(directory: Path, source: Path = ROOT) -> Path:
         capture_output=True,
         text=True,
     ).stdout.strip()
-    (Path(purelib) / "zz_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # Every site-packages folder the running interpreter sees (a worktree's environment may
+    # chain to a shared one through a .pth file of its own).
+    folders = [path for path in sys.path if path.rstrip("/").endswith("site-packages")]
+    folders = folders or [sysconfig.get_paths()["purelib"]]
+    (Path(purelib) / "zz_dependencies.pth").write_text("".join(f"{path}\n" for path in folders))
     return venv / "bin"
 
 
