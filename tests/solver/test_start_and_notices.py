@@ -180,9 +180,9 @@ def test_the_time_limit_counts_compiling(
     texts = ("3d 4d 5h 6s 8c 9d Th Jc Qh Ks", "3c 4h 5s 7d 8h 9s Td Js Qc Kd")
     hands = tuple(mask_of(parse_cards(text)) for text in texts)
 
-    def compiling(position: Position) -> float:
+    def compiling(position: Position) -> bool:
         clock.now += 30.0  # a first run's compiling, longer than the limit
-        return 30.0
+        return True
 
     monkeypatch.setattr(game, "_compile_first", compiling)
     result = game._solve_showing_progress(Position(hands), SEED_RULES, 20.0, None, 1000)
@@ -190,7 +190,7 @@ def test_the_time_limit_counts_compiling(
     assert "the compiled search took 30.0 s to start, all of --time-limit 20" in err
     assert result.forced_win == (None, None)  # nothing was searched: nothing is proven
     small = tuple(mask_of(parse_cards(text)) for text in ("3d 4d 5h 9s", "6c 7c 8h Ts"))
-    monkeypatch.setattr(game, "_compile_first", lambda position: 0.0)
+    monkeypatch.setattr(game, "_compile_first", lambda position: False)
     result = game._solve_showing_progress(Position(small), SEED_RULES, 20.0, None, 1000)
     assert None not in result.forced_win and capsys.readouterr().err == ""
 

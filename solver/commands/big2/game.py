@@ -280,11 +280,12 @@ def _solve_showing_progress(
 
     began = time.perf_counter()
     try:
-        compiling = _compile_first(position)
-        left = max(0.0, time_limit - (time.perf_counter() - began))
-        if compiling and not left:
+        compiled = _compile_first(position)
+        spent = time.perf_counter() - began
+        left = max(0.0, time_limit - spent)
+        if compiled and not left:
             say(
-                f"the compiled search took {compiling:.1f} s to start, all of --time-limit "
+                f"the compiled search took {spent:.1f} s to start, all of --time-limit "
                 f"{time_limit:g}: nothing was searched (a first run compiles it; the next runs "
                 "load it in about a second)"
             )
@@ -301,22 +302,23 @@ def _solve_showing_progress(
         raise Interrupted("interrupted: no answer") from None
 
 
-def _compile_first(position: Position) -> float:
+def _compile_first(position: Position) -> bool:
     """When ``position`` is searched by the compiled search, compile it (or load it from
-    numba's cache) now, saying so on a first run; the seconds that took (0 otherwise)."""
+    numba's cache) now, saying so on a first run; whether it is."""
     from handsolver.solver.big2.game.positions import AUTO_CARDS
     from handsolver.solver.commands.progress import compile_first, numba_cached
 
     if sum(map(int.bit_count, position.hands)) <= AUTO_CARDS:  # searched in Python
-        return 0.0
+        return False
     try:
         from handsolver.solver.big2.game import compiled
     except ImportError:  # no numba: searched in Python
-        return 0.0
+        return False
     if not compiled.fits(position.hands):
-        return 0.0
+        return False
     cached = numba_cached(compiled.kernel.search, compiled.kernel.fill_fewest)
-    return compile_first(cached, compiled.ensure_compiled, "the search")
+    compile_first(cached, compiled.ensure_compiled, "the search")
+    return True
 
 
 def _game_line(
