@@ -29,7 +29,7 @@ def progress(
     left = None if total is None else total - done
     left = left if lowers else None
     if not _isatty(sys.stderr):
-        yield from estimated(items, left, say, lowers)
+        yield from (items if left is None else estimated(items, left, say, lowers))
         return
     from rich.progress import Progress
 
@@ -50,25 +50,31 @@ def estimated(
 ) -> Iterator[T]:
     """``items`` passed on; after the first second, when the pace so far says that all
     ``total`` of them take more than :data:`LONG` seconds, ``tell`` is given once the line
-    ``this takes about 3 min with these settings; <lowers>``."""
+    ``this takes about 3 min with these settings; <lowers>``.  Closed, it closes ``items``
+    (a pool behind them stops at once)."""
     import time
 
     began = time.perf_counter()
     count = 0
-    for item in items:
-        yield item
-        count += 1
-        if total is None or count >= total:
-            continue
-        spent = time.perf_counter() - began
-        if spent >= 1.0:
-            whole = spent / count * total
-            if whole > LONG:
-                tell(
-                    f"this takes about {duration(whole)} with these settings"
-                    + (f"; {lowers}" if lowers else "")
-                )
-            total = None  # estimated once
+    try:
+        for item in items:
+            yield item
+            count += 1
+            if total is None or count >= total:
+                continue
+            spent = time.perf_counter() - began
+            if spent >= 1.0:
+                whole = spent / count * total
+                if whole > LONG:
+                    tell(
+                        f"this takes about {duration(whole)} with these settings"
+                        + (f"; {lowers}" if lowers else "")
+                    )
+                total = None  # estimated once
+    finally:
+        close = getattr(items, "close", None)
+        if close is not None:
+            close()
 
 
 def duration(seconds: float) -> str:

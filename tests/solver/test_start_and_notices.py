@@ -208,3 +208,21 @@ def test_a_search_that_runs_on_says_how_long_it_may_take(
     with progress.long_wait(20.0, "--time-limit lowers it", after=0.0):
         pass  # a limit this short is not announced
     assert lines == []
+
+
+def test_closing_the_progress_closes_the_work(clock: FakeClock) -> None:
+    closed: list[str] = []
+
+    def work() -> Iterator[int]:
+        try:
+            yield from range(100)
+        finally:
+            closed.append("closed")
+
+    for lowers in ("", "--samples lowers it"):
+        running = work()  # held here too, so only an explicit close ends it
+        shown = progress.progress(running, 100, "x", lowers=lowers)
+        assert next(shown) == 0
+        shown.close()  # as emit_lines does when the reader has gone: the pool stops now
+        assert closed == ["closed"]
+        closed.clear()
