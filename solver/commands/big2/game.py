@@ -316,9 +316,15 @@ def _compile_first(position: Position) -> bool:
         return False
     if not compiled.fits(position.hands):
         return False
-    cached = numba_cached(compiled.kernel.search, compiled.kernel.fill_fewest)
-    compile_first(cached, compiled.ensure_compiled, "the search")
+    if not _READY:  # once a process
+        cached = numba_cached(compiled.kernel.search, compiled.kernel.fill_fewest)
+        compile_first(cached, compiled.ensure_compiled, "the search")
+        _READY.append(True)
     return True
+
+
+# Whether this process has compiled (or loaded) the compiled search: [] or [True].
+_READY: list[bool] = []
 
 
 def _game_line(
@@ -329,10 +335,19 @@ def _game_line(
     max_nodes: int | None,
     table_size: int,
 ) -> str:
-    """One batch line's answer as JSON (top level, so that workers can run it)."""
+    """One batch line's answer as JSON (top level, so that workers can run it).  Run here, not
+    by a worker, the first position that needs the compiled search compiles it first, saying
+    so on a terminal; its time limit counts that too."""
+    import multiprocessing
+    import time
+
     number, _, (position, notation) = job
+    began = time.perf_counter()
+    if multiprocessing.parent_process() is None:
+        _compile_first(position)
+    left = max(0.0, time_limit - (time.perf_counter() - began))
     result = solve_position(
-        position, rules, max_nodes=max_nodes, time_limit=time_limit, table_size=table_size
+        position, rules, max_nodes=max_nodes, time_limit=left, table_size=table_size
     )
     # "line" is the winning line here, so the input line is "input_line".
     return json.dumps({"input_line": number, **result_json(result, notation)})
