@@ -226,3 +226,23 @@ def test_closing_the_progress_closes_the_work(clock: FakeClock) -> None:
         shown.close()  # as emit_lines does when the reader has gone: the pool stops now
         assert closed == ["closed"]
         closed.clear()
+
+
+def test_a_batch_positions_time_limit_counts_compiling(
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from handsolver.models.cards import STANDARD
+
+    texts = ("3d 4d 5h 6s 8c 9d Th Jc Qh Ks", "3c 4h 5s 7d 8h 9s Td Js Qc Kd")
+    hands = tuple(mask_of(parse_cards(text)) for text in texts)
+
+    def compiling(position: Position) -> bool:
+        clock.now += 30.0
+        return True
+
+    monkeypatch.setattr(game, "_compile_first", compiling)
+    job = (1, "", (Position(hands), STANDARD))
+    line = game._game_line(job, rules=SEED_RULES, time_limit=20.0, max_nodes=None, table_size=1000)
+    assert [p["forced_win"] for p in json.loads(line)["players"]] == [None, None]
