@@ -248,3 +248,12 @@ class CompiledSearch(GameSearch):
                 raise OutOfBudget
             if self.progress is not None:
                 self.progress(self.nodes)
+
+
+def ensure_compiled() -> None:
+    """Compile the kernel now, or load it from numba's cache, by searching a tiny deal, so that
+    whatever is timed next times searching only."""
+    from handsolver.models.big2_rules import SEED_RULES
+
+    hands = (0b111, 0b111 << 4)
+    CompiledSearch(hands, SEED_RULES, table_size=1000).wins((hands, 0, 0, 0, -1, 0), 0)

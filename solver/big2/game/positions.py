@@ -250,7 +250,7 @@ def solve_position(
 ) -> GameResult:
     """Every player's forced win, every move's verdict and a winning line (see the module).
 
-    ``max_nodes`` and ``time_limit`` bound the verdicts' search, and again the line's; what is
+    ``time_limit`` bounds the whole call; ``max_nodes`` the verdicts, and again the line; what is
     not proven within them is None.  ``table_size`` caps each transposition table's entries
     (a few hundred bytes each in Python, 20 compiled).  ``progress`` is called with the nodes
     searched so far, now and then.  ``kernel`` chooses the search: ``"compiled"`` (numba),
@@ -321,7 +321,7 @@ def solve_position(
     line: tuple[LineStep, ...] = ()
     fastest = False
     if winner is not None:
-        line, fastest = _line(search, moves, children, mover, winner, max_nodes, time_limit)
+        line, fastest = _line(search, moves, children, mover, winner, max_nodes, deadline)
     return GameResult(
         position,
         rules,
@@ -341,14 +341,14 @@ def _line(
     mover: int,
     winner: int,
     max_nodes: int | None,
-    time_limit: float | None,
+    deadline: float | None,
 ) -> tuple[tuple[LineStep, ...], bool]:
     """The fastest forced win against the longest defence, or, when the budget runs out
     first, a winning line that is not proven the fastest."""
     for line, fastest in ((_fastest_line, True), (_winning_line, False)):
-        # Each try has the whole budget again.
+        # Each try has the whole node budget again, and the time left.
         search.max_nodes = None if max_nodes is None else search.nodes + max_nodes
-        search.deadline = None if time_limit is None else time.perf_counter() + time_limit
+        search.deadline = deadline
         try:
             return line(search, moves, children, mover, winner), fastest
         except OutOfBudget:

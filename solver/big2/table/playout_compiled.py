@@ -175,3 +175,15 @@ class CompiledDeal:
         if out >= 0:
             return int(out)
         return (tuple(int(hand) for hand in now), *(int(value) for value in meta))  # type: ignore[return-value]
+
+
+def ensure_compiled() -> None:
+    """Compile :meth:`CompiledDeal.deal_won`'s kernel now, or load it from numba's cache, on a
+    tiny deal, so that whatever is timed next times playing only."""
+    from handsolver.models.big2_rules import SEED_RULES
+    from handsolver.solver.big2.table.playout import hand_plays
+
+    hands = (0b111, 0b111 << 4)
+    deal = CompiledDeal([hand_plays(hand, SEED_RULES) for hand in hands], SEED_RULES)
+    state: State = (hands, 0, 0, 0, -1, 0)
+    deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 100, RefutedTable(2))

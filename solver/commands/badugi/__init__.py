@@ -9,10 +9,8 @@ from handsolver.solver.commands.groups import command_group
 
 def group() -> typer.Typer:
     """The ``badugi`` group; ``badugi HAND...`` runs ``showdown``."""
-    from handsolver.solver.commands.badugi import draw, showdown
-
-    commands = {"showdown": showdown.showdown, "batch": showdown.batch}
-    commands |= {"draw": draw.draw, "draw-batch": draw.draw_batch}
+    commands = {"showdown": "badugi.showdown:showdown", "batch": "badugi.showdown:batch"}
+    commands |= {"draw": "badugi.draw:draw", "draw-batch": "badugi.draw:draw_batch"}
     return command_group(
         "badugi",
         commands,

@@ -12,19 +12,17 @@ from handsolver.solver.commands.groups import command_group
 
 def group() -> typer.Typer:
     """The ``big2`` group; ``big2 HAND...`` runs ``solve``."""
-    from handsolver.solver.commands.big2 import advise, fewest, game, tournament
-
     return command_group(
         "big2",
         {
-            "solve": fewest.solve,
-            "check": fewest.check,
-            "batch": fewest.batch,
-            "stats": fewest.stats,
-            "game": game.game,
-            "game-batch": game.game_batch,
-            "advise": advise.advise,
-            "tournament": tournament.tournament,
+            "solve": "big2.fewest:solve",
+            "check": "big2.fewest:check",
+            "batch": "big2.fewest:batch",
+            "stats": "big2.fewest:stats",
+            "game": "big2.game:game",
+            "game-batch": "big2.game:game_batch",
+            "advise": "big2.advise:advise",
+            "tournament": "big2.tournament:tournament",
         },
         default="solve",
         subcommand_metavar="HAND... | COMMAND [ARGS]...",

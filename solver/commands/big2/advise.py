@@ -292,6 +292,8 @@ def advise(
     Example: handsolver big2 advise 5h 5s 9c Jd Ad 2s --counts 5 --played "3d 3c 4h 6s 7s 8c"
     --beat "8c" --by 2
     """
+    from functools import partial
+
     from handsolver.solver.big2.table.advise import advise as advise_view
     from handsolver.solver.commands.errors import Interrupted
     from handsolver.solver.commands.progress import progress
@@ -304,8 +306,12 @@ def advise(
         notation = notation_of(text)
         view = table_view(text, played, counts, beat, by, passed, start, rules)
         try:
+            if passes:
+                _compile_first()
+            lowers = "--passes lowers it" if passes else "--samples lowers it"
+            shown = partial(progress, lowers=lowers)
             advice = advise_view(
-                view, settings, workers=workers, scheduler=scheduler, progress=progress
+                view, settings, workers=workers, scheduler=scheduler, progress=shown
             )
         except KeyboardInterrupt:
             raise Interrupted("interrupted before every deal was solved") from None
@@ -330,3 +336,16 @@ def advise(
         for move in out["moves"]
     ]
     print_table(title, ["move", "share", "stderr", tally, "plays left"], rows, highlight=[0])
+
+
+def _compile_first() -> None:
+    """Compile the playouts that score the tree's leaves (or load them from numba's cache)
+    before the work starts, saying so on a first run."""
+    try:
+        from handsolver.solver.big2.table import playout_compiled
+    except ImportError:  # no numba: the tree is scored in Python
+        return
+    from handsolver.solver.commands.progress import compile_first, numba_cached
+
+    cached = numba_cached(playout_compiled.kernel.deal_won)
+    compile_first(cached, playout_compiled.ensure_compiled, "the playouts")

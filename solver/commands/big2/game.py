@@ -50,7 +50,8 @@ MAX_TABLE_SIZE = 100_000_000
 TimeLimitOption = Annotated[
     float,
     time_limit_option(
-        "Stop each search after this long (0 to 86,400 s); what is not proven by then is unknown."
+        "Stop after this long in all, compiling the search on a first run included (0 to "
+        "86,400 s; a batch: each position); what is not proven by then is unknown."
     ),
 ]
 MaxNodesOption = Annotated[
@@ -271,21 +272,59 @@ def _solve_showing_progress(
     max_nodes: int | None,
     table_size: int,
 ) -> GameResult:
-    """Solve, with a counter of positions on a terminal's stderr; Ctrl-C stops cleanly."""
-    from handsolver.solver.commands.progress import counter
+    """Solve, with a counter of positions on a terminal's stderr; Ctrl-C stops cleanly.  The
+    time limit counts the whole command: compiling the search on a first run too."""
+    import time
 
+    from handsolver.solver.commands.progress import counter, long_wait, say
+
+    began = time.perf_counter()
     try:
-        with counter("searching", "positions") as tick:
+        compiled = _compile_first(position)
+        spent = time.perf_counter() - began
+        left = max(0.0, time_limit - spent)
+        if compiled and not left:
+            say(
+                f"the compiled search took {spent:.1f} s to start, all of --time-limit "
+                f"{time_limit:g}: nothing was searched (a first run compiles it; the next runs "
+                "load it in about a second)"
+            )
+        with counter("searching", "positions") as tick, long_wait(left, "--time-limit lowers it"):
             return solve_position(
                 position,
                 rules,
                 max_nodes=max_nodes,
-                time_limit=time_limit,
+                time_limit=left,
                 table_size=table_size,
                 progress=tick,
             )
     except KeyboardInterrupt:
         raise Interrupted("interrupted: no answer") from None
+
+
+def _compile_first(position: Position) -> bool:
+    """When ``position`` is searched by the compiled search, compile it (or load it from
+    numba's cache) now, saying so on a first run; whether it is."""
+    from handsolver.solver.big2.game.positions import AUTO_CARDS
+    from handsolver.solver.commands.progress import compile_first, numba_cached
+
+    if sum(map(int.bit_count, position.hands)) <= AUTO_CARDS:  # searched in Python
+        return False
+    try:
+        from handsolver.solver.big2.game import compiled
+    except ImportError:  # no numba: searched in Python
+        return False
+    if not compiled.fits(position.hands):
+        return False
+    if not _READY:  # once a process
+        cached = numba_cached(compiled.kernel.search, compiled.kernel.fill_fewest)
+        compile_first(cached, compiled.ensure_compiled, "the search")
+        _READY.append(True)
+    return True
+
+
+# Whether this process has compiled (or loaded) the compiled search: [] or [True].
+_READY: list[bool] = []
 
 
 def _game_line(
@@ -296,10 +335,19 @@ def _game_line(
     max_nodes: int | None,
     table_size: int,
 ) -> str:
-    """One batch line's answer as JSON (top level, so that workers can run it)."""
+    """One batch line's answer as JSON (top level, so that workers can run it).  Run here, not
+    by a worker, the first position that needs the compiled search compiles it first, saying
+    so on a terminal; its time limit counts that too."""
+    import multiprocessing
+    import time
+
     number, _, (position, notation) = job
+    began = time.perf_counter()
+    if multiprocessing.parent_process() is None:
+        _compile_first(position)
+    left = max(0.0, time_limit - (time.perf_counter() - began))
     result = solve_position(
-        position, rules, max_nodes=max_nodes, time_limit=time_limit, table_size=table_size
+        position, rules, max_nodes=max_nodes, time_limit=left, table_size=table_size
     )
     # "line" is the winning line here, so the input line is "input_line".
     return json.dumps({"input_line": number, **result_json(result, notation)})

@@ -10,8 +10,6 @@ from handsolver.solver.commands.groups import command_group
 
 def register(app: typer.Typer) -> None:
     """Add the ``chinese`` group to ``app``."""
-    from handsolver.solver.commands.chinese import settings, study
-
-    commands = {"settings": settings.settings, "study": study.study}
+    commands = {"settings": "chinese.settings:settings", "study": "chinese.study:study"}
     help = "Chinese poker (13 cards set 3/5/5): best settings and the best-response study."
     app.add_typer(command_group("chinese", commands, help=help, no_args_is_help=True))

@@ -11,12 +11,10 @@ from handsolver.solver.commands.groups import command_group
 
 def register(app: typer.Typer) -> None:
     """Add the ``ofc`` group to ``app``."""
-    from handsolver.solver.commands.ofc import fantasyland, play, study
-
     commands = {
-        "fantasyland": fantasyland.fantasyland,
-        "play": play.play,
-        "study": study.study,
+        "fantasyland": "ofc.fantasyland:fantasyland",
+        "play": "ofc.play:play",
+        "study": "ofc.study:study",
     }
     help = "Open-face Chinese poker (Pineapple): fantasyland, positions, the value of fantasyland."
     app.add_typer(command_group("ofc", commands, help=help, no_args_is_help=True))

@@ -131,7 +131,9 @@ def play(
             value,
             samples=samples,
             seed=seed,
-            watch=lambda numbers, count: progress(numbers, count, "ofc play"),
+            watch=lambda numbers, count: progress(
+                numbers, count, "ofc play", lowers="--samples lowers it"
+            ),
         )
     shown = answer.actions[:top]
     payload: dict[str, Any] = {

@@ -11,9 +11,8 @@ from handsolver.solver.commands.groups import command_group
 
 def register(app: typer.Typer) -> None:
     """Add the ``paigow`` group to ``app``."""
-    from handsolver.solver.commands.paigow import game, settings
-
-    commands = {"house-way": settings.house_way_command, "settings": settings.settings_command}
-    commands |= {"study": settings.study_command, "game": game.game_command}
+    commands = {"house-way": "paigow.settings:house_way_command"}
+    commands |= {"settings": "paigow.settings:settings_command"}
+    commands |= {"study": "paigow.settings:study_command", "game": "paigow.game:game_command"}
     help = "Pai Gow poker: the house way, exact values of every setting, house-way studies."
     app.add_typer(command_group("paigow", commands, help=help, no_args_is_help=True))

@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
 
     poker = command_group(
         "poker",
-        {"showdown": showdown.showdown, "batch": showdown.batch},
+        {"showdown": "poker.showdown:showdown", "batch": "poker.showdown:batch"},
         default="showdown",
         subcommand_metavar="HAND... | batch FILE",
         help="Judge a standard poker showdown: category, the five cards that play, the "
