@@ -366,6 +366,10 @@ def test_an_interval_needs_ten_deals_and_five_games_each_way() -> None:
     from handsolver.solver.big2.table.strategies import strategy_from_spec
     from handsolver.solver.big2.table.tournament import play_tournament
 
+    two = [strategy_from_spec(name) for name in ("greedy", "random")]
+    lopsided = play_tournament(two, 10, seed=0).strategies  # greedy loses fewer than 5 games
+    assert min(lopsided[0].games - lopsided[0].wins, lopsided[1].wins) < 5
+    assert [item.interval for item in lopsided] == [None, None]
     strategies = [strategy_from_spec(name) for name in ("greedy", "random", "random")]
     for deals in (9, 10, 30):
         result = play_tournament(strategies, deals, seed=2)
