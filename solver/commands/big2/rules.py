@@ -137,9 +137,9 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
             typer.Option(
                 "--players",
                 metavar="N",
-                help="The players at the table, 2, 3 or 4 (stats: 3 or 4; default: as many as "
-                "the hands, --counts or --strategies give, else 4). Three are dealt 17 cards "
-                "each, two and four 13.",
+                help="The players at the table: 2, 3 or 4 in game, game-batch, advise and "
+                "tournament (default: as many as the hands, --counts or --strategies give), "
+                "else 3 or 4 (default 4). Three are dealt 17 cards each, two and four 13.",
                 rich_help_panel=_PANEL,
             ),
         ],
