@@ -381,3 +381,84 @@ def test_an_interval_needs_ten_deals_and_five_games_each_way() -> None:
                 assert 0 <= low <= item.win_rate <= high <= 1
                 assert item.win_rate == Fraction(item.wins, item.games)
     assert any(item.interval is not None for item in result.strategies)
+
+
+# --- at a real table: the deal's turns ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "rules_name"), [(4, "seed"), (3, "hk"), (2, "seed")])
+def test_the_view_rebuilt_from_the_turns_is_the_table_s(players: int, rules_name: str) -> None:
+    """Real games (greedy and random seats): wherever player 1 is to move, its view rebuilt
+    from the turns alone, the other hands unseen, is the view the table gives."""
+    from handsolver.models.big2 import make_rules
+    from handsolver.models.cards import cards_of
+    from handsolver.solver.big2.table.history import Said, replayed_view
+    from handsolver.solver.big2.table.strategies import strategy_from_spec
+    from handsolver.solver.big2.table.tournament import play_tournament
+    from handsolver.solver.big2.table.views import Table
+    from handsolver.solver.commands.big2.rules import table_rules
+
+    rules = table_rules(make_rules(rules_name), None, players, "")
+    seated = [strategy_from_spec("greedy"), *[strategy_from_spec("random")] * (players - 1)]
+    checked = 0
+    for game in play_tournament(seated, 4, 7, rules).games:
+        table = Table.deal(game.hands, rules)
+        for turn in game.turns:
+            if table.to_move == 0 and table.history:
+                turns = [
+                    Said(t.seat + 1, () if t.move is None else tuple(cards_of(t.move.mask)))
+                    for t in table.history
+                ]
+                view = replayed_view(table.hands[0], turns, players, rules)
+                assert view == table.view()
+                checked += 1
+            table = table.after(turn.move)
+    assert checked > 50
+
+
+@pytest.mark.parametrize(
+    ("history", "names"),
+    [
+        ("2: 3d; 3: 3d; 4: pass", "turn 2: card 3d is played before"),
+        ("2: 3d; 4: 5d", "turn 2: player 4 moves, but it is player 3's turn"),
+        ("2: 4d", "turn 1: player 2: the deal's first play holds 3d"),
+        ("2: 3d; 3: 5d; 4: 4s", "turn 3: player 4: 4s does not beat 5d"),
+        ("2: 3d; 3: 4s 5h", "turn 2: player 3: 4s 5h is no play"),
+        ("2: 3d; 3: pass; 4: pass; 1: pass; 2: pass", "turn 5: player 2 passes, but the player"),
+        ("2: 3d; 3: 5d; 4: 6s; 1: 4c", "turn 4: card 4c is in the hand"),
+        ("2: 3d; 3: 5d", "after the last turn it is player 4's turn"),
+        ("2 3d", "--history turn 1"),
+        ("2: 3d; 3: 5d 5d", "--history turn 2: '5d 5d': card '5d' is given twice"),
+        ("2: 3d; x: pass", "--history turn 2: the player"),
+    ],
+)
+def test_advise_history_contradictions_name_the_turn(history: str, names: str) -> None:
+    hand = "4c 5c 6d 9h 9s Jd Qd Kd Ac 2c 2s 6h 7h"
+    assert_one_error(*invoke(["big2", "advise", hand, "--history", history]), names=names)
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["4c 5c", "--history", "2: 3d; 3: 5d; 4: pass"], "2 cards, but a player is dealt 13"),
+        (["4c 5c 6d", "--history", "2: 3d", "--counts", "5"], "--counts follows"),
+        (["4c 5c 6d", "--history", "2: 3d", "--start"], "--start follows"),
+        (["4c 5c 6d"], "--counts"),
+    ],
+)
+def test_advise_history_and_the_options_it_replaces(args: list[str], names: str) -> None:
+    assert_one_error(*invoke(["big2", "advise", *args]), names=names)
+
+
+def test_advise_reads_the_turns_from_a_file(tmp_path: Path) -> None:
+    hand = "4c 5c 6d 9h 9s Jd Qd Kd Ac 2c 2s 6h 7h"
+    turns = tmp_path / "turns.txt"
+    turns.write_text("# the first trick\n2: 3d\n3: 5d\n\n4: pass\n")
+    args = ["big2", "advise", hand, "--samples", "2", "--json"]
+    by_file = invoke([*args, "--history-file", str(turns)])
+    assert by_file[0] == 0, by_file
+    assert by_file == invoke([*args, "--history", "2: 3d; 3: 5d; 4: pass"])
+    turns.write_text("2: 3d\n3: 5d\n2: pass\n")
+    assert_one_error(*invoke([*args, "--history-file", str(turns)]), names="turn 3: player 2")
+    turns.write_text("2: 3d\nthree: 5d\n")
+    assert_one_error(*invoke([*args, "--history-file", str(turns)]), names="line 2")

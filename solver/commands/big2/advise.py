@@ -29,6 +29,7 @@ from handsolver.solver.commands.big2.position_options import (
     player_numbers,
 )
 from handsolver.solver.commands.big2.rules import seat_cards, table_rules, takes_rules
+from handsolver.solver.commands.big2.turns import HistoryFileOption, HistoryOption, history_turns
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
@@ -238,6 +239,19 @@ def table_view(
     return view
 
 
+def history_view(hand_text: str, turns: list[Any], rules: Rules, players: int | None) -> Any:
+    """The view of player 1 after ``turns`` (every turn of the deal), at a table of
+    ``players`` (``--players``; default four) under ``rules`` seated for them."""
+    from handsolver.solver.big2.table.history import replayed_view
+
+    seats = players or 4
+    rules = table_rules(rules, players, seats, "")
+    hand = _cards(hand_text, "the hand")
+    if not hand:
+        raise InputError("no cards in the hand")
+    return replayed_view(hand, turns, seats, rules)
+
+
 def move_cards(move: Play | None, notation: Notation, rules: Rules) -> list[str]:
     """A move's cards as the user writes them (none for a pass)."""
     return [] if move is None else notation.card_strings(move.cards_in(rules))
@@ -280,16 +294,16 @@ def advise(
         ),
     ],
     counts: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--counts",
             metavar="N,N,N",
             help="The opponents' card counts, in seat order after the player (players 2, 3, 4): "
             "one count a seat, so as many players as counts and one (--players, if given, "
-            "agrees).",
+            "agrees). Needed unless --history gives the turns.",
             show_default=False,
         ),
-    ],
+    ] = None,
     played: Annotated[
         str | None,
         typer.Option("--played", metavar="CARDS", help="Every card played so far."),
@@ -298,6 +312,8 @@ def advise(
     by: ByOption = None,
     passed: PassedOption = None,
     start: StartOption = False,
+    history: HistoryOption = None,
+    history_file: HistoryFileOption = None,
     samples: SamplesOption = DEFAULT_SAMPLES,
     nodes: NodesOption = DEFAULT_NODES,
     time_limit: TimeOption = None,
@@ -328,7 +344,16 @@ def advise(
     )
     with user_errors():
         notation = notation_of(text)
-        view = table_view(text, played, counts, beat, by, passed, start, rules, players)
+        given = {"--counts": counts, "--played": played, "--beat": beat, "--by": by}
+        turns = history_turns(
+            history, history_file, {**given, "--passed": passed, "--start": start}
+        )
+        if turns is not None:
+            view = history_view(text, turns, rules, players)
+        elif counts is None:
+            raise InputError("give the opponents' card counts (--counts), or the turns (--history)")
+        else:
+            view = table_view(text, played, counts, beat, by, passed, start, rules, players)
         rules = view.rules
         try:
             advice = advise_view(
