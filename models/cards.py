@@ -45,6 +45,7 @@ _SUIT_OF_CHAR = {ch: i for i, ch in enumerate(SUITS)}
 # A card token: a rank (two characters only for "10") and one suit letter.  Anything else that
 # survives separator splitting is reported as the bad token.
 _TOKEN = re.compile(r"(10|[^\W_])(\w)", re.ASCII)
+_DIGITS = re.compile(r"[0-9]{2,}")
 _SEPARATORS = re.compile(r"[\s,;\[\]()'\"]+")
 _HAND_SEPARATOR = re.compile(r"[|-]")
 
@@ -150,6 +151,13 @@ def _tokens(chunk: str) -> Iterable[tuple[str, str, str]]:
     """Split a separator-free chunk such as ``2H3D10C`` into (token, rank, suit) triples."""
     pos = 0
     while pos < len(chunk):
+        digits = _DIGITS.match(chunk, pos)
+        if digits is not None and digits.group(0) != "10":
+            # No card holds two digits but the ten: '11' is one rank, not a '1' and a suit.
+            raise CardParseError(
+                f"unknown rank {digits.group(0)!r} in card {chunk[pos:]!r} (ranks are A, 2 to 9, "
+                "T or 10, J, Q, K)"
+            )
         match = _TOKEN.match(chunk, pos)
         if match is None:
             raise CardParseError(f"bad card {chunk[pos:]!r}")
@@ -232,6 +240,15 @@ def notation_of(text: str) -> Notation:
     )
 
 
+def _where(first: int, second: int, hands: int) -> str:
+    """Where the two copies of a card are, for a message: nothing when there is one hand."""
+    if hands == 1:
+        return ""
+    if first == second:
+        return f" in hand {first}"
+    return f": in hand {first} and hand {second}"
+
+
 class Deal(NamedTuple):
     """Hands parsed from user input, all cards distinct, with the notation they were written in."""
 
@@ -272,7 +289,7 @@ def parse_deal(
     >>> parse_deal("3c 2s 4d Ah - As 3h 2d 3c")
     Traceback (most recent call last):
     ...
-    handsolver.models.cards.CardParseError: card '3c' is given twice
+    handsolver.models.cards.CardParseError: card '3c' is given twice: in hand 1 and hand 2
     >>> parse_deal("3c 2s 4d", hand_size=4)
     Traceback (most recent call last):
     ...
@@ -285,9 +302,9 @@ def parse_deal(
     if not any(hand.strip() for hand in hand_texts):
         raise CardParseError("no cards given")
     low, high = (hand_size, hand_size) if isinstance(hand_size, int) else (hand_size or (0, 52))
-    seen: dict[Card, str] = {}
+    seen: dict[Card, int] = {}
     hands = []
-    for hand_text in hand_texts:
+    for number, hand_text in enumerate(hand_texts, start=1):
         parsed = list(_parse_tokens(hand_text))
         hand = tuple(card for card, _, _, _ in parsed)
         if not low <= len(hand) <= high:
@@ -297,8 +314,10 @@ def parse_deal(
             )
         for card, token, _, _ in parsed:
             if card in seen:
-                raise CardParseError(f"card {token!r} is given twice")
-            seen[card] = token
+                raise CardParseError(
+                    f"card {token!r} is given twice{_where(seen[card], number, len(hand_texts))}"
+                )
+            seen[card] = number
         hands.append(hand)
     if len(hands) < min_hands:
         raise CardParseError(f"need at least {min_hands} hands, got {len(hands)}")

@@ -6,6 +6,7 @@ checked line by line; ``-`` among card arguments.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -173,6 +174,79 @@ def read_deals(source: str, parse: Callable[[str], T]) -> list[tuple[int, str, T
         except InputError as error:
             raise InputError(f"line {number}: {error}") from None
     return jobs
+
+
+MAX_JSON_DIGITS = 30  # digits of an integer in a JSON input line, as on the command line
+MAX_JSON_DEPTH = 20  # lists and objects inside each other in a JSON input line
+
+
+class LongNumber(str):
+    """An integer of more digits than :data:`MAX_JSON_DIGITS` in a JSON line, kept as its
+    text so that the field it is in is named when it is read (as too large)."""
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """The JSON object one input line holds, read with bounds: at most 20 levels of nesting
+    (the parser's recursion would fail far down), no ``NaN`` or ``Infinity``, and an integer of
+    more than 30 digits (Python refuses past 4,300 and is slow well before) kept as a
+    :class:`LongNumber`, which the reader of its field refuses by name.
+
+    >>> json_object('{"by": 2, "beat": ["9h"]}')
+    {'by': 2, 'beat': ['9h']}
+    >>> json_object('{"hands": [[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]}')
+    Traceback (most recent call last):
+    ...
+    handsolver.models.cards.InputError: 'hands' is nested more than 20 deep
+
+    :raises InputError: not a JSON object, or nested too deep.
+    """
+    _check_nesting(text)
+
+    def integer(digits: str) -> int | LongNumber:
+        if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
+            return LongNumber(digits)
+        return int(digits)
+
+    def constant(name: str) -> None:
+        raise InputError(f"{name} is not a number JSON allows")
+
+    try:
+        data = json.loads(text, parse_int=integer, parse_constant=constant)
+    except json.JSONDecodeError as error:
+        raise InputError(f"not a JSON object: {error.msg} at column {error.colno}") from None
+    if not isinstance(data, dict):
+        raise InputError("not a JSON object")
+    return data
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse lists and objects more than :data:`MAX_JSON_DEPTH` deep, naming the key of the
+    top-level object they are under; counted outside strings, before any parsing."""
+    depth = 0
+    in_string = escaped = False
+    string: list[str] = []
+    key = None
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+                if depth == 1:
+                    key = "".join(string)
+            elif depth == 1 and len(string) < MAX_LINE:
+                string.append(char)
+        elif char == '"':
+            in_string, string = True, []
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                where = "the JSON" if key is None else quoted(key)
+                raise InputError(f"{where} is nested more than {MAX_JSON_DEPTH} deep")
+        elif char in "]}":
+            depth -= 1
 
 
 STDIN, FILE, CARDS = "stdin", "file", "cards"

@@ -132,6 +132,44 @@ def check_number_text(text: str, *, whole: bool) -> str:
     return text.strip()
 
 
+def whole_number(value: object, what: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` (a command line's text or a number read from JSON) as a whole number from
+    ``low`` to ``high`` (where given), by the rules of :func:`check_number_text`: ASCII digits
+    only, so ``３``, ``٣`` and ``²`` are refused, as are ``true``, ``2.0`` and 5,000 digits.
+
+    >>> whole_number(" 3", "--passed", 2, 4), whole_number(4, "by", 1, 4)
+    (3, 4)
+    >>> whole_number("²", "--passed", 2, 4)
+    Traceback (most recent call last):
+    ...
+    handsolver.models.cards.InputError: --passed: '²' is not a whole number in ASCII digits
+
+    :raises InputError: naming ``what`` and the value.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise InputError(f"{what}: {quoted(json_text(value))} is not a whole number")
+    text = str(value) if isinstance(value, int) and abs(value) < 10**30 else value
+    if not isinstance(text, str):
+        raise InputError(f"{what}: the number is too large")
+    try:
+        number = int(check_number_text(text, whole=True))
+    except InputError as error:
+        raise InputError(f"{what}: {error}") from None
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise InputError(f"{what}: {number} is not from {low} to {high}")
+    return number
+
+
+def json_text(value: object) -> str:
+    """``value`` as JSON writes it (``true``, ``2.0``), for a message."""
+    import json
+
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def ascii_digits(text: str, what: str) -> str:
     """``text`` unless it holds a digit other than 0-9 (such as ``²`` or ``٣``)."""
     for char in text:

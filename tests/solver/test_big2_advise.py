@@ -166,7 +166,7 @@ def test_cli_json_lists_every_move_with_its_share() -> None:
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(out)
-    assert data["samples"] == 5 and data["rules"]["name"] == "seed"
+    assert data["samples"] == 5 and data["rules"]["name"] == "seed --players 3"  # two counts
     plays = [move["play"] for move in data["moves"]]
     assert sorted(map(tuple, plays)) == [(), ("9h", "9s")]
     for move in data["moves"]:

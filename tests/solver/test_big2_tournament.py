@@ -121,8 +121,7 @@ def test_scores_and_summaries_add_up() -> None:
     assert by_name["greedy"].wins + by_name["random"].wins == 24
     wins = sum(game.seats[game.winner] == 0 for game in result.games)
     assert by_name["greedy"].win_rate == Fraction(wins, 24)
-    low, high = by_name["greedy"].interval
-    assert low <= by_name["greedy"].win_rate <= high
+    assert by_name["greedy"].interval is None  # too few deals (8) for the normal approximation
     assert sum(item.mean_score * item.games for item in result.strategies) == 0
 
 

@@ -113,7 +113,7 @@ def test_batch_bad_line_names_it(tmp_path: Path) -> None:
     result = runner.invoke(app, ["big2", "game-batch", str(source)])
     assert result.exit_code == 2
     (line,) = result.stderr.splitlines()
-    assert "line 2" in line and "--to-move '7'" in line
+    assert "line 2" in line and "to_move '7'" in line  # the JSON field, by its name
 
 
 def test_ctrl_c_stops_cleanly() -> None:

@@ -11,7 +11,8 @@ seat left with ``c`` cards pays ``c`` points when ``c`` is at most 9, ``2c`` for
 ``3c`` for 13 or more, and the seat that went out collects what the others pay, so scores sum
 to zero in every game.  The interval is the share plus or minus 1.96 standard errors of the mean
 over deals of the strategy's share of that deal's games (a deal's rotations are not independent
-of each other; deals are), cut to [0, 1].
+of each other; deals are), cut to [0, 1].  It rests on the normal approximation, so it is
+given only from 10 deals on, where the strategy both won and lost at least 5 games (else None).
 
 The deals are played in blocks (:mod:`handsolver.solver.big2.table.tournament_games`) through
 :func:`handsolver.solver.batch.run_missing`, each block's games side by side so that a strategy
@@ -19,6 +20,8 @@ program runs once a turn for the whole block; every random choice comes from the
 deal, the rotation and the turn, so the answer is the same with any number of workers.  With a
 checkpoint every finished block is saved as it comes, and a resumed tournament plays only the
 blocks missing (:mod:`handsolver.solver.big2.table.tournament_saves`), with the same answer.
+Progress moves a game at a time here (a block's games end one by one), a block at a time from
+workers.
 """
 
 from __future__ import annotations
@@ -33,7 +36,13 @@ from typing import Any
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import InputError
 from handsolver.solver.batch import run_missing
-from handsolver.solver.big2.table.tournament_games import BLOCK, GameRecord, hand_size, play_block
+from handsolver.solver.big2.table.tournament_games import (
+    BLOCK,
+    GameRecord,
+    block_games,
+    hand_size,
+    play_block,
+)
 from handsolver.solver.big2.table.tournament_saves import (
     block_line,
     key_line,
@@ -46,21 +55,26 @@ from handsolver.solver.saved_files import LineWriter
 __all__ = ["Progress", "StrategyResult", "TournamentResult", "play_tournament"]
 
 Progress = Callable[[Iterator[Any], int, int], Iterable[Any]]
-"""Wraps the loop over finished blocks, e.g. with a progress bar: (the blocks' games, blocks in
-all, blocks done before, in a resumed tournament)."""
+"""Wraps the loop over finished games, e.g. with a progress bar: (one item a game, games in
+all, games done before, in a resumed tournament)."""
 Z95 = 1.96
+MIN_DEALS = 10
+MIN_OUTCOMES = 5
+"""An interval is given from :data:`MIN_DEALS` deals on, where the strategy both won and lost
+at least :data:`MIN_OUTCOMES` games; with fewer the normal approximation it rests on does not
+hold (four games all won would give "100% to 100%")."""
 
 
 @dataclass(frozen=True)
 class StrategyResult:
-    """One strategy's results: ``wins`` of ``games``, the win rate and its 95% interval, the
-    mean cards left and the mean score."""
+    """One strategy's results: ``wins`` of ``games``, the win rate and its 95% interval (None
+    from too few games: see :data:`MIN_DEALS`), the mean cards left and the mean score."""
 
     strategy: str
     wins: int
     games: int
     win_rate: Fraction
-    interval: tuple[float, float]
+    interval: tuple[float, float] | None
     mean_cards_left: Fraction
     mean_score: Fraction
 
@@ -101,6 +115,8 @@ def play_tournament(
     players = len(strategies)
     if not 2 <= players <= 4:
         raise InputError(f"give 2, 3 or 4 strategies, not {players}")
+    if rules.players == 3 and players != 3:
+        raise InputError(f"the rules are for three players, but {players} strategies are seated")
     if players * hand_size(players, rules) > 52:
         raise InputError(
             f"{players} players cannot be dealt {hand_size(players, rules)} cards each"
@@ -124,16 +140,20 @@ def play_tournament(
     jobs = {
         first: (tuple(strategies), first, count, seed, rules) for first, count in blocks.items()
     }
+    games_count = (deals * players, sum(len(block) for block in done.values()))
     try:
-        played = run_missing(
-            play_block,
-            jobs,
-            done,
-            save=save,
-            workers=workers,
-            scheduler=scheduler,
-            progress=progress,
-        )
+        if scheduler is None and workers <= 1:
+            played = _played_here(jobs, done, save, progress, games_count)
+        else:
+            played = run_missing(
+                play_block,
+                jobs,
+                done,
+                save=save,
+                workers=workers,
+                scheduler=scheduler,
+                progress=None if progress is None else _by_games(progress, games_count),
+            )
     finally:
         if writer is not None:
             writer.close()
@@ -146,6 +166,48 @@ def play_tournament(
         for name in dict.fromkeys(names)
     )
     return TournamentResult(rules, deals, seed, summaries, tuple(games))
+
+
+def _played_here(
+    jobs: dict[int, tuple[Any, ...]],
+    done: dict[int, list[GameRecord]],
+    save: Callable[[int, list[GameRecord]], None],
+    progress: Progress | None,
+    games: tuple[int, int],
+) -> dict[int, list[GameRecord]]:
+    """Every block by first deal: those ``done``, the others played here in order, each saved
+    once its last game ends; ``progress`` moves as each game ends (``games``: in all, done)."""
+    found: dict[int, list[GameRecord]] = {}
+
+    def ended() -> Iterator[None]:
+        for first, job in jobs.items():
+            if first in done:
+                continue
+            block: dict[int, GameRecord] = {}
+            for index, game in block_games(job):
+                block[index] = game
+                yield None
+            found[first] = [block[index] for index in sorted(block)]
+            save(first, found[first])
+
+    for _ in ended() if progress is None else progress(ended(), *games):
+        pass
+    return {first: done[first] if first in done else found[first] for first in jobs}
+
+
+def _by_games(progress: Progress, games: tuple[int, int]) -> Progress:
+    """``progress`` over games (``games``: in all, done), wrapped round a loop over finished
+    blocks, which workers send a block at a time: the bar moves by a block's games."""
+
+    def wrap(blocks: Iterator[Any], _total: int, _done: int) -> Iterator[Any]:
+        def ticks() -> Iterator[Any]:
+            for block in blocks:
+                yield from [None] * (len(block) - 1)
+                yield block
+
+        return (item for item in progress(ticks(), *games) if item is not None)
+
+    return wrap
 
 
 def _summary(name: str, indices: list[int], games: list[GameRecord], deals: int) -> StrategyResult:
@@ -162,21 +224,22 @@ def _summary(name: str, indices: list[int], games: list[GameRecord], deals: int)
                 score += scores[seat]
                 per_deal.setdefault(game.deal, []).append(won)
     rate = Fraction(wins, played) if played else Fraction(0)
+    shares = [Fraction(sum(w), len(w)) for w in per_deal.values()]
+    enough = len(shares) >= MIN_DEALS and min(wins, played - wins) >= MIN_OUTCOMES
     return StrategyResult(
         name,
         wins,
         played,
         rate,
-        _interval(rate, [Fraction(sum(w), len(w)) for w in per_deal.values()]),
+        _interval(rate, shares) if enough else None,
         Fraction(cards, played) if played else Fraction(0),
         Fraction(score, played) if played else Fraction(0),
     )
 
 
 def _interval(rate: Fraction, shares: list[Fraction]) -> tuple[float, float]:
-    """``rate`` plus or minus 1.96 standard errors of the mean of the per-deal ``shares``."""
-    if len(shares) < 2:
-        return 0.0, 1.0
+    """``rate`` plus or minus 1.96 standard errors of the mean of the per-deal ``shares`` (at
+    least :data:`MIN_DEALS` of them)."""
     mean = sum(shares, Fraction(0)) / len(shares)
     variance = sum((share - mean) ** 2 for share in shares) / (len(shares) - 1)
     half = Z95 * math.sqrt(variance / len(shares))

@@ -8,14 +8,22 @@ so a game is the same wherever its block is played.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import CardSet, InputError
 from handsolver.solver.big2.table.views import Strategy, Table, Turn, deal_score
 
-__all__ = ["BLOCK", "GameRecord", "dealt_hands", "hand_size", "play_block", "replayed_block"]
+__all__ = [
+    "BLOCK",
+    "GameRecord",
+    "block_games",
+    "dealt_hands",
+    "hand_size",
+    "play_block",
+    "replayed_block",
+]
 
 BLOCK = 4
 """Deals a job plays (with all their rotations) side by side."""
@@ -98,6 +106,14 @@ def play_block(
 ) -> list[GameRecord]:
     """Every game of deals ``first`` .. ``first + count - 1``, all rotations, played side by
     side: each turn, each strategy chooses for all the games it is to move in at once."""
+    return [game for _, game in sorted(block_games(job))]
+
+
+def block_games(
+    job: tuple[Sequence[Strategy], int, int, int, Rules],
+) -> Iterator[tuple[int, GameRecord]]:
+    """The games of :func:`play_block` as each ends: (its place in the block, the game), so
+    that progress can move a game at a time."""
     strategies, first, count, seed, rules = job
     games = _block_games(first, count, len(strategies), seed, rules)
     tables = [table for _, _, _, table in games]
@@ -120,10 +136,9 @@ def play_block(
                 if move not in view.legal_moves():
                     raise InputError(f"strategy {strategies[strategy].name!r} made an illegal move")
                 tables[i] = tables[i].after(move)
-    return [
-        _record(deal, rotation, seats, start, end)
-        for (deal, rotation, seats, start), end in zip(games, tables, strict=True)
-    ]
+                if tables[i].winner is not None:
+                    deal, rotation, seats, start = games[i]
+                    yield i, _record(deal, rotation, seats, start, tables[i])
 
 
 def replayed_block(

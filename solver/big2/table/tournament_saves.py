@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from handsolver.models.big2 import Rules
+from handsolver.models.cards import InputError
 from handsolver.solver.big2.table.tournament_games import BLOCK, GameRecord, replayed_block
 from handsolver.solver.big2.table.views import Strategy
 from handsolver.solver.saved_files import (
@@ -33,6 +34,10 @@ from handsolver.solver.saved_files import (
 
 MAX_LINE_BYTES = 100_000 * BLOCK
 """More than any block's line takes: a game has fewer than 250 turns of at most 17 digits."""
+
+
+MAX_HEADER_BYTES = 1 << 20
+"""More than any checkpoint's first line takes (the strategies and rules of a tournament)."""
 
 
 def tournament_key(
@@ -69,9 +74,11 @@ def read_checkpoint(
     """The blocks saved in ``path`` for the tournament ``key`` that pass every check (the others
     are left to be played again), by first deal; ``blocks`` gives each block's deal count.
 
-    :raises InputError: the file is of another tournament, cannot be read, or is larger than a
-        checkpoint of this tournament can be.
+    :raises InputError: the file is not a checkpoint (its first line, read alone and bounded,
+        is not this tournament's: ``/dev/zero`` stops there), is of another tournament, cannot
+        be read, or is larger than a checkpoint of this tournament can be.
     """
+    _check_header(path, key)
     records = checkpoint_records(
         path,
         key,
@@ -98,6 +105,29 @@ def read_checkpoint(
         if games is not None:
             found[first] = games
     return found
+
+
+def _check_header(path: Path, key: dict[str, Any]) -> None:
+    """Refuse a file whose first line is not a tournament's, reading no more than such a line
+    takes, before the whole file is read (a tournament's of other settings is left to
+    :func:`~handsolver.solver.saved_files.checkpoint_records` to name)."""
+    header = key_line(key).encode()
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(MAX_HEADER_BYTES)
+    except OSError as error:
+        raise InputError(f"cannot read checkpoint {str(path)!r}: {error.strerror}") from None
+    if first.rstrip(b"\r\n") == header:
+        return
+    try:
+        same_run = json.loads(first).get("run") == key["run"]
+    except (ValueError, AttributeError):
+        same_run = False
+    if not same_run:
+        raise InputError(
+            f"{str(path)!r} is not a checkpoint of a Big 2 tournament; remove it, name another "
+            "file or run without --resume"
+        )
 
 
 def tournament_checkpoint(key: dict[str, Any]) -> Path | None:

@@ -9,7 +9,8 @@ from typing import Annotated, Any
 import typer
 
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
-from handsolver.models.cards import CardSet, InputError, Notation, mask_of, notation_of, parse_cards
+from handsolver.models.big2_order import lowest_card
+from handsolver.models.cards import CardSet, InputError, Notation, card_name, mask_of, notation_of
 from handsolver.solver.big2.table.advise import (
     DEFAULT_LINE_NODES,
     DEFAULT_NODES,
@@ -23,8 +24,12 @@ from handsolver.solver.commands.big2.position_options import (
     ByOption,
     PassedOption,
     StartOption,
+    distinct_cards,
+    opponents_text,
+    player_numbers,
 )
-from handsolver.solver.commands.big2.rules import takes_rules
+from handsolver.solver.commands.big2.rules import seat_cards, table_rules, takes_rules
+from handsolver.solver.commands.big2.turns import HistoryFileOption, HistoryOption, history_turns
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
@@ -32,6 +37,7 @@ from handsolver.solver.commands.options import (
     SchedulerOption,
     SeedOption,
     WorkersOption,
+    whole_number,
 )
 from handsolver.solver.commands.output import print_json
 from handsolver.solver.commands.table import print_table
@@ -140,23 +146,15 @@ def advice_settings(
 def _cards(text: str | None, what: str) -> CardSet:
     if text is None or not text.strip():
         return 0
-    cards = parse_cards(text)
-    if len(set(cards)) != len(cards):
-        raise InputError(f"{what} {text!r} names a card twice")
-    return mask_of(cards)
+    return mask_of(distinct_cards(text, what))
 
 
-def _numbers(text: str | None, what: str) -> list[int]:
-    if text is None or not text.strip():
-        return []
-    out = []
-    for token in text.replace(" ", ",").split(","):
-        if not token:
-            continue
-        if not token.isascii() or not token.isdigit() or len(token) > 3:
-            raise InputError(f"{what}: {token!r} is not a whole number")
-        out.append(int(token))
-    return out
+def _counts(text: str) -> list[int]:
+    tokens = [token for token in text.replace(" ", ",").split(",") if token]
+    return [whole_number(token, "--counts") for token in tokens]
+
+
+_WORDS = {2: "two", 3: "three", 4: "four"}
 
 
 def table_view(
@@ -168,12 +166,15 @@ def table_view(
     passed: str | None,
     start: bool,
     rules: Rules,
+    players: int | None = None,
 ) -> Any:
     """The view of player 1 from the options (players numbered from 1, the player first, the
-    opponents in seat order after).
+    opponents in seat order after), under ``rules`` seated for as many players as ``counts``
+    gives (``players``, ``--players``, must agree where given).
 
     :raises InputError: naming the bad token.
     """
+    from handsolver.solver.big2.table.advise import known_undealt
     from handsolver.solver.big2.table.views import TableView
 
     hand = _cards(hand_text, "the hand")
@@ -181,10 +182,19 @@ def table_view(
         raise InputError("no cards in the hand")
     played_mask = _cards(played, "--played")
     beat_mask = _cards(beat, "--beat")
-    opponents = _numbers(counts, "--counts")
+    opponents = _counts(counts)
     if not 1 <= len(opponents) <= 3:
         raise InputError(f"--counts {counts!r}: give 1, 2 or 3 opponents' card counts")
-    players = 1 + len(opponents)
+    seats = 1 + len(opponents)
+    given = f"--counts {counts}, which counts {len(opponents)} opponents ({seats} players)"
+    rules = table_rules(rules, players, seats, given)
+    most = seat_cards(rules, seats)
+    table = f"with {_WORDS[seats]} players a hand holds at most {most}"
+    if hand.bit_count() > most:
+        raise InputError(f"the hand holds {hand.bit_count()} cards, but {table}")
+    for seat, count in enumerate(opponents, start=2):
+        if count > most:
+            raise InputError(f"--counts {counts}: player {seat} holds {count} cards, but {table}")
     beat_play: Play | None = None
     if beat_mask:
         if beat_mask & hand:
@@ -198,13 +208,13 @@ def table_view(
     if by is not None:
         if beat_play is None:
             raise InputError("--by needs --beat, the play it made")
-        if not 2 <= by <= players:
-            raise InputError(f"--by {by}: the opponents are players 2 to {players}")
-    passed_seats = _numbers(passed, "--passed")
+        if not 2 <= by <= seats:
+            raise InputError(f"--by {by}: {opponents_text(seats)}")
+    passed_seats = player_numbers(passed, "--passed", 4)
     for seat in passed_seats:
-        if not 2 <= seat <= players:
-            raise InputError(f"--passed {seat}: the opponents are players 2 to {players}")
-    return TableView(
+        if not 2 <= seat <= seats:
+            raise InputError(f"--passed {seat}: {opponents_text(seats)}")
+    view = TableView(
         0,
         hand,
         (hand.bit_count(), *opponents),
@@ -216,6 +226,30 @@ def table_view(
         start,
         rules,
     )
+    if start and seats < 4 and not played_mask:
+        unseen = (FULL_DECK & ~hand & ~view.played).bit_count()
+        above = (FULL_DECK & ~hand & ~view.played & ~known_undealt(view)).bit_count()
+        if sum(opponents) > above:
+            low = card_name(lowest_card(hand, rules))
+            raise InputError(
+                f"--counts {counts} adds up to {sum(opponents)} cards, but at the start of a "
+                f"deal no opponent holds a card below {low}, the player's lowest, which leaves "
+                f"{above} of the {unseen} unseen cards"
+            )
+    return view
+
+
+def history_view(hand_text: str, turns: list[Any], rules: Rules, players: int | None) -> Any:
+    """The view of player 1 after ``turns`` (every turn of the deal), at a table of
+    ``players`` (``--players``; default four) under ``rules`` seated for them."""
+    from handsolver.solver.big2.table.history import replayed_view
+
+    seats = players or 4
+    rules = table_rules(rules, players, seats, "")
+    hand = _cards(hand_text, "the hand")
+    if not hand:
+        raise InputError("no cards in the hand")
+    return replayed_view(hand, turns, seats, rules)
 
 
 def move_cards(move: Play | None, notation: Notation, rules: Rules) -> list[str]:
@@ -246,7 +280,10 @@ def advice_json(advice: Advice, notation: Notation) -> dict[str, Any]:
     return out
 
 
-@takes_rules()
+FULL_DECK: CardSet = (1 << 52) - 1
+
+
+@takes_rules(seats=True)
 def advise(
     hand: Annotated[
         list[str],
@@ -257,14 +294,16 @@ def advise(
         ),
     ],
     counts: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--counts",
             metavar="N,N,N",
-            help="The opponents' card counts, in seat order after the player (players 2, 3, 4).",
+            help="The opponents' card counts, in seat order after the player (players 2, 3, 4): "
+            "one count a seat, so as many players as counts and one (--players, if given, "
+            "agrees). Needed unless --history gives the turns.",
             show_default=False,
         ),
-    ],
+    ] = None,
     played: Annotated[
         str | None,
         typer.Option("--played", metavar="CARDS", help="Every card played so far."),
@@ -273,6 +312,8 @@ def advise(
     by: ByOption = None,
     passed: PassedOption = None,
     start: StartOption = False,
+    history: HistoryOption = None,
+    history_file: HistoryFileOption = None,
     samples: SamplesOption = DEFAULT_SAMPLES,
     nodes: NodesOption = DEFAULT_NODES,
     time_limit: TimeOption = None,
@@ -284,10 +325,11 @@ def advise(
     scheduler: SchedulerOption = None,
     as_json: JsonOption = False,
     rules: Rules = SEED_RULES,
+    players: int | None = None,
 ) -> None:
     """Every legal move of HAND (each pass included), ranked by the share of sampled deals of
     the unseen cards it wins: by a forced win where the search proves one, else by playing the
-    deal out (see docs/big2-table.md).
+    deal out (see 'Big 2 at the table' in the manual).
 
     Example: handsolver big2 advise 5h 5s 9c Jd Ad 2s --counts 5 --played "3d 3c 4h 6s 7s 8c"
     --beat "8c" --by 2
@@ -304,7 +346,17 @@ def advise(
     )
     with user_errors():
         notation = notation_of(text)
-        view = table_view(text, played, counts, beat, by, passed, start, rules)
+        given = {"--counts": counts, "--played": played, "--beat": beat, "--by": by}
+        turns = history_turns(
+            history, history_file, {**given, "--passed": passed, "--start": start}
+        )
+        if turns is not None:
+            view = history_view(text, turns, rules, players)
+        elif counts is None:
+            raise InputError("give the opponents' card counts (--counts), or the turns (--history)")
+        else:
+            view = table_view(text, played, counts, beat, by, passed, start, rules, players)
+        rules = view.rules
         try:
             if passes:
                 _compile_first()

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules
-from handsolver.models.cards import InputError, Notation, parse_cards, parse_deal
+from handsolver.models.cards import InputError, Notation, parse_deal
 from handsolver.solver.big2.game.positions import (
     DEFAULT_TABLE_SIZE,
     GameResult,
@@ -29,10 +29,14 @@ from handsolver.solver.commands.big2.position_options import (
     ByOption,
     PassedOption,
     StartOption,
+    distinct_cards,
+    player_number,
+    player_numbers,
 )
-from handsolver.solver.commands.big2.rules import takes_rules
+from handsolver.solver.commands.big2.rules import table_rules, takes_rules
 from handsolver.solver.commands.deal_batch import run_deal_batch
 from handsolver.solver.commands.errors import Interrupted, user_errors
+from handsolver.solver.commands.inputs import card_texts, json_object
 from handsolver.solver.commands.options import (
     BatchJsonOption,
     JsonOption,
@@ -78,16 +82,6 @@ TableSizeOption = Annotated[
 ]
 
 
-def _player(value: object, players: int, label: str) -> int:
-    """A player number from 1 as an index from 0."""
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise InputError(f"{label} {value!r} is not a player number")
-    text = str(value).strip()
-    if not text.isdigit() or not 1 <= int(text) <= players:
-        raise InputError(f"{label} {text!r} is not a player: players are 1 to {players}")
-    return int(text) - 1
-
-
 def parse_position(
     hands: list[str] | str,
     rules: Rules,
@@ -97,9 +91,13 @@ def parse_position(
     by: object = None,
     passed: object = None,
     start: bool = False,
-) -> tuple[Position, Notation]:
-    """The position the command line (or a batch line) describes, checked, and the notation
-    its cards were written in.
+    players: int | None = None,
+    names: tuple[str, str, str, str] = ("--to-move", "--beat", "--by", "--passed"),
+) -> tuple[Position, Notation, Rules]:
+    """The position the command line (or a batch line) describes, checked, the notation its
+    cards were written in, and ``rules`` seated for as many players as there are hands
+    (``players``, ``--players``, must agree where given).  ``names`` are what messages call
+    the fields (``to_move``, ``beat``, ``by`` and ``passed`` in a batch line).
 
     :raises InputError: naming the bad token.
     """
@@ -107,28 +105,22 @@ def parse_position(
     count = len(deal.hands)
     if not 2 <= count <= 4:
         raise InputError(f"give 2, 3 or 4 hands, not {count}")
+    rules = table_rules(rules, players, count, f"the {count} hands given")
     masks = tuple(sum(1 << card for card in hand) for hand in deal.hands)
+    to_move_name, beat_name, by_name, passed_name = names
     play = None
     if beat is not None:
         try:
-            play = Play.from_cards(parse_cards(beat), rules)
+            play = Play.from_cards(distinct_cards(beat, beat_name), rules)
         except IllegalPlayError as error:
-            raise InputError(f"--beat {beat!r}: {error}") from None
+            raise InputError(f"{beat_name} {beat!r}: {error}") from None
         if by is None:
-            raise InputError("--beat needs --by, the player who made the play")
+            raise InputError(f"{beat_name} needs {by_name}, the player who made the play")
     elif by is not None:
-        raise InputError("--by needs --beat, the play to beat")
-    made_by = None if by is None else _player(by, count, "--by")
-    if passed is None or passed == "":
-        passers: list[object] = []
-    elif isinstance(passed, str):
-        passers = list(passed.split(","))
-    elif isinstance(passed, list):
-        passers = passed
-    else:
-        raise InputError(f"--passed {passed!r} is not a list of players")
-    passed_set = frozenset(_player(p, count, "--passed") for p in passers)
-    mover = 0 if to_move is None else _player(to_move, count, "--to-move")
+        raise InputError(f"{by_name} needs {beat_name}, the play to beat")
+    made_by = None if by is None else player_number(by, by_name, count) - 1
+    passed_set = frozenset(p - 1 for p in player_numbers(passed, passed_name, count))
+    mover = 0 if to_move is None else player_number(to_move, to_move_name, count) - 1
     if start and to_move is None:
         from handsolver.models.big2_order import lowest_card
 
@@ -136,7 +128,7 @@ def parse_position(
         mover = next(p for p, hand in enumerate(masks) if hand >> low & 1)
     position = Position(masks, mover, play, made_by, passed_set, start)
     check_position(position, rules)
-    return position, deal.notation
+    return position, deal.notation, rules
 
 
 def result_json(result: GameResult, notation: Notation) -> dict[str, Any]:
@@ -222,13 +214,14 @@ def _print_result(result: GameResult, notation: Notation) -> None:
     typer.echo(f"{result.nodes:,} positions searched in {result.seconds:.2f} s")
 
 
-@takes_rules()
+@takes_rules(seats=True)
 def game(
     hands: Annotated[
         list[str],
         typer.Argument(
             metavar="HAND HAND [HAND HAND]",
-            help="Two to four hands, one an argument, e.g. '3d 4c 2s' '5h 5s 9c'.",
+            help="Two to four hands, one an argument, e.g. '3d 4c 2s' '5h 5s 9c' ('-': one "
+            "hand a line of standard input).",
             show_default=False,
         ),
     ],
@@ -247,6 +240,7 @@ def game(
     max_nodes: MaxNodesOption = None,
     table_size: TableSizeOption = DEFAULT_TABLE_SIZE,
     rules: Rules = SEED_RULES,
+    players: int | None = None,
 ) -> None:
     """Whether each player can force going out first, every move's verdict and a winning line.
 
@@ -255,8 +249,15 @@ def game(
     Example: handsolver big2 game '3d 3c 2s' '4d 5d 6d'
     """
     with user_errors():
-        position, notation = parse_position(
-            hands, rules, to_move=to_move, beat=beat, by=by, passed=passed, start=start
+        position, notation, rules = parse_position(
+            card_texts(hands),
+            rules,
+            to_move=to_move,
+            beat=beat,
+            by=by,
+            passed=passed,
+            start=start,
+            players=players,
         )
     result = _solve_showing_progress(position, rules, time_limit, max_nodes, table_size)
     if as_json:
@@ -328,9 +329,8 @@ _READY: list[bool] = []
 
 
 def _game_line(
-    job: tuple[int, str, tuple[Position, Notation]],
+    job: tuple[int, str, tuple[Position, Notation, Rules]],
     *,
-    rules: Rules,
     time_limit: float,
     max_nodes: int | None,
     table_size: int,
@@ -341,7 +341,7 @@ def _game_line(
     import multiprocessing
     import time
 
-    number, _, (position, notation) = job
+    number, _, (position, notation, rules) = job
     began = time.perf_counter()
     if multiprocessing.parent_process() is None:
         _compile_first(position)
@@ -353,16 +353,13 @@ def _game_line(
     return json.dumps({"input_line": number, **result_json(result, notation)})
 
 
-def _batch_position(text: str, rules: Rules) -> tuple[Position, Notation]:
+def _batch_position(
+    text: str, rules: Rules, players: int | None
+) -> tuple[Position, Notation, Rules]:
     """A batch line: hands alone, or a JSON object like ``--json``'s ``position``."""
     if not text.startswith("{"):
-        return parse_position(text, rules)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"not a JSON object: {error.msg} at column {error.colno}") from None
-    if not isinstance(data, dict):
-        raise InputError("not a JSON object")
+        return parse_position(text, rules, players=players)
+    data = json_object(text)
     unknown = sorted(set(data) - {"hands", "to_move", "beat", "by", "passed", "start"})
     if unknown:
         raise InputError(f"unknown key {unknown[0]!r}")
@@ -371,8 +368,8 @@ def _batch_position(text: str, rules: Rules) -> tuple[Position, Notation]:
         raise InputError("'hands' must be a list of hands")
     texts = [h if isinstance(h, str) else " ".join(map(str, h)) for h in hands]
     beat = data.get("beat")
-    if isinstance(beat, list):
-        beat = " ".join(map(str, beat)) or None
+    if isinstance(beat, list) and all(isinstance(card, str) for card in beat):
+        beat = " ".join(beat) or None
     if beat is not None and not isinstance(beat, str):
         raise InputError("'beat' must be cards")
     start = data.get("start", False)
@@ -386,10 +383,12 @@ def _batch_position(text: str, rules: Rules) -> tuple[Position, Notation]:
         by=data.get("by"),
         passed=data.get("passed"),
         start=start,
+        players=players,
+        names=("to_move", "beat", "by", "passed"),
     )
 
 
-@takes_rules()
+@takes_rules(seats=True)
 def game_batch(
     file: Annotated[
         str,
@@ -407,6 +406,7 @@ def game_batch(
     table_size: TableSizeOption = DEFAULT_TABLE_SIZE,
     as_json: BatchJsonOption = True,
     rules: Rules = SEED_RULES,
+    players: int | None = None,
 ) -> None:
     """Solve many positions: one JSON object a line, in input order.
 
@@ -414,14 +414,13 @@ def game_batch(
     """
     judge = partial(
         _game_line,
-        rules=rules,
         time_limit=time_limit,
         max_nodes=max_nodes,
         table_size=table_size,
     )
     run_deal_batch(
         file,
-        partial(_batch_position, rules=rules),
+        partial(_batch_position, rules=rules, players=players),
         judge,
         workers=workers,
         scheduler=scheduler,

@@ -82,8 +82,10 @@ def tournament_figure(strategies: list[dict[str, Any]], players: int, title: str
     ax = figure.add_subplot()
     names = [item["strategy"] for item in strategies]
     shares = [item["win_rate"] for item in strategies]
-    low = [share - item["interval"][0] for share, item in zip(shares, strategies, strict=True)]
-    high = [item["interval"][1] - share for share, item in zip(shares, strategies, strict=True)]
+    # No error bar where the games were too few for an interval (it is null).
+    spans = [item["interval"] or (item["win_rate"],) * 2 for item in strategies]
+    low = [share - span[0] for share, span in zip(shares, spans, strict=True)]
+    high = [span[1] - share for share, span in zip(shares, spans, strict=True)]
     bars = ax.bar(
         range(len(names)),
         shares,

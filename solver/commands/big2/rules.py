@@ -9,6 +9,7 @@ and exit code 2 before the command runs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable
@@ -17,7 +18,9 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 import typer
 
 from handsolver.models.big2 import PROFILES, Rules, RulesError, make_rules, parse_switches
+from handsolver.models.cards import InputError
 from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.options import whole_number
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PANEL = "Rules"
@@ -134,13 +137,49 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
             typer.Option(
                 "--players",
                 metavar="N",
-                help="4 players (13 cards each) or 3 (17 each): the stats hand size.",
+                help="The players at the table: 2, 3 or 4 in game, game-batch, advise and "
+                "tournament (default: as many as the hands, --counts or --strategies give), "
+                "else 3 or 4 (default 4). Three are dealt 17 cards each, two and four 13.",
                 rich_help_panel=_PANEL,
             ),
         ],
         None,
     ),
 }
+
+
+def table_rules(rules: Rules, players: int | None, seats: int, what: str) -> Rules:
+    """``rules`` for a table of ``seats`` players, which ``--players`` (``players``), where
+    given, must agree with; ``what`` says where the seats come from (``the 2 hands given``).
+    Three players are dealt 17 cards each, two and four 13 (two as four are), so the rules
+    say 3 players for three and 4 otherwise.
+
+    >>> from handsolver.models.big2 import SEED_RULES
+    >>> table_rules(SEED_RULES, None, 3, "the 3 hands given").players
+    3
+    >>> table_rules(SEED_RULES, 3, 4, "the 4 hands given")
+    Traceback (most recent call last):
+    ...
+    handsolver.models.cards.InputError: --players 3 contradicts the 4 hands given
+
+    :raises InputError: ``--players`` says another number.
+    """
+    if players is not None and players != seats:
+        raise InputError(f"--players {players} contradicts {what}")
+    return dataclasses.replace(rules, players=3 if seats == 3 else 4)
+
+
+def seat_cards(rules: Rules, seats: int) -> int:
+    """The most cards a hand holds at a table of ``seats`` players under ``rules`` (seated by
+    :func:`table_rules`): the cards each is dealt.
+
+    >>> from handsolver.models.big2 import SEED_RULES
+    >>> [seat_cards(table_rules(SEED_RULES, None, n, ""), n) for n in (2, 3, 4)]
+    [13, 17, 13]
+    """
+    from handsolver.solver.big2.table.tournament_games import hand_size
+
+    return hand_size(seats, rules)
 
 
 def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rules]:
@@ -168,15 +207,21 @@ def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rule
     return [make_rules(name, **switches) for name in names]
 
 
-def takes_rules(many: bool = False) -> Callable[[F], F]:
-    """Give a command the rule options; it receives them as its ``rules`` parameter."""
+def takes_rules(many: bool = False, seats: bool = False) -> Callable[[F], F]:
+    """Give a command the rule options; it receives them as its ``rules`` parameter.
+
+    A command that seats its own players (``seats``: the hands, counts or strategies it is
+    given say how many) receives ``--players`` apart, as its ``players`` parameter (None when
+    not given), and seats the rules with :func:`table_rules`.
+    """
 
     def decorate(command: F) -> F:
         hints = get_type_hints(command, include_extras=True)
+        apart = {"rules", "players"} if seats else {"rules"}
         own = [
             param.replace(annotation=hints[param.name])
             for param in inspect.signature(command).parameters.values()
-            if param.name != "rules"
+            if param.name not in apart
         ]
         added = [
             inspect.Parameter(
@@ -189,6 +234,10 @@ def takes_rules(many: bool = False) -> Callable[[F], F]:
         def run(*args: Any, **kwargs: Any) -> Any:
             options = {name: kwargs.pop(name) for name in _OPTIONS}
             with user_errors():
+                if seats:
+                    given = options.pop("players")
+                    players = None if given is None else whole_number(given, "--players", 2, 4)
+                    kwargs["players"] = players
                 found = rules_from_options(options, many)
             return command(*args, rules=found if many else found[0], **kwargs)
 

@@ -24,7 +24,7 @@ from handsolver.solver.commands.big2.advise import (
     TimeOption,
     advice_settings,
 )
-from handsolver.solver.commands.big2.rules import takes_rules
+from handsolver.solver.commands.big2.rules import table_rules, takes_rules
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.options import (
     CheckpointOption,
@@ -41,6 +41,7 @@ from handsolver.solver.commands.output import print_json
 from handsolver.solver.commands.table import print_table
 
 MAX_DEALS = 1_000_000
+NO_INTERVAL = "n/a (too few games)"
 
 
 def _strategy_names(text: str) -> list[str]:
@@ -63,7 +64,9 @@ def tournament_json(result: Any) -> dict[str, Any]:
                 "wins": item.wins,
                 "deals": item.games,
                 "win_rate": round(float(item.win_rate), 6),
-                "interval": [round(item.interval[0], 6), round(item.interval[1], 6)],
+                "interval": None
+                if item.interval is None
+                else [round(item.interval[0], 6), round(item.interval[1], 6)],
                 "mean_cards_left": round(float(item.mean_cards_left), 6),
                 "mean_score": round(float(item.mean_score), 6),
             }
@@ -72,7 +75,7 @@ def tournament_json(result: Any) -> dict[str, Any]:
     }
 
 
-@takes_rules()
+@takes_rules(seats=True)
 def tournament(
     strategies: Annotated[
         str,
@@ -117,6 +120,7 @@ def tournament(
     as_json: JsonOption = False,
     plot: PlotOption = None,
     rules: Rules = SEED_RULES,
+    players: int | None = None,
 ) -> None:
     """Play full deals between strategies, the same deals once for every rotation of the seats
     (the duplicate format), and report each strategy's share of deals won (out first), with a
@@ -136,6 +140,7 @@ def tournament(
     )
     with user_errors():
         names = _strategy_names(strategies)
+        rules = table_rules(rules, players, len(names), f"the {len(names)} strategies given")
         seated = [strategy_from_spec(name, settings, timeout, sandbox.value) for name in names]
         path = checkpoint or tournament_checkpoint(tournament_key(seated, deals, seed, rules))
         if resume and (path is None or not path.exists()):
@@ -177,12 +182,18 @@ def tournament(
             item["wins"],
             item["deals"],
             f"{item['win_rate']:.1%}",
-            f"{item['interval'][0]:.1%} to {item['interval'][1]:.1%}",
+            NO_INTERVAL
+            if item["interval"] is None
+            else f"{item['interval'][0]:.1%} to {item['interval'][1]:.1%}",
             f"{item['mean_cards_left']:.2f}",
             f"{item['mean_score']:+.2f}",
         ]
         for item in out["strategies"]
     ]
-    title = f"{deals:,} deals, seats rotated ({rules.name} rules, seed {seed})"
-    columns = ["strategy", "won", "deals", "share", "95% interval", "cards left", "score"]
+    games = deals * len(names)
+    title = (
+        f"{deals:,} deal{'s' if deals != 1 else ''} x {len(names)} seat rotations = {games:,} "
+        f"games ({rules.name} rules, seed {seed})"
+    )
+    columns = ["strategy", "won", "games", "share", "95% interval", "cards left", "score"]
     print_table(title, columns, rows)
