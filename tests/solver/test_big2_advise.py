@@ -161,7 +161,7 @@ def invoke(*args: str) -> tuple[int, str, str]:
 
 def test_cli_json_lists_every_move_with_its_share() -> None:
     code, out, err = invoke(
-        "3d 4d 9h 9s", "--counts", "2,3", "--played", "3c 5c 5d", "--beat", "5c 5d",
+        "4d 9h 9s Ah", "--counts", "2,3", "--played", "3c 5c 5d", "--beat", "5c 5d",
         "--by", "3", "--samples", "5", "--json",
     )  # fmt: skip
     assert code == 0, err
@@ -169,8 +169,17 @@ def test_cli_json_lists_every_move_with_its_share() -> None:
     assert data["samples"] == 5 and data["rules"]["name"] == "seed"
     plays = [move["play"] for move in data["moves"]]
     assert sorted(map(tuple, plays)) == [(), ("9h", "9s")]
-    for move in data["moves"]:
-        assert 0 <= move["share"] <= 1 and 0 <= move["exact"] <= 5
+    # The command's shares are the library's advice on the same view (the shares themselves
+    # are checked against an independent count in test_big2_advise_shares.py).
+    view = TableView(
+        0, mask_of(parse_cards("4d 9h 9s Ah")), (4, 2, 3), mask_of(parse_cards("3c 5c 5d")), (),
+        Play.from_text("5c 5d"), 2, frozenset(), False,
+    )  # fmt: skip
+    expected = advise(view, AdviceSettings(samples=5))
+    assert [(move["share"], move["exact"]) for move in data["moves"]] == [
+        (float(move.share), move.exact) for move in expected.moves
+    ]
+    assert [move["share"] for move in data["moves"]] == [0.6, 0.4]
 
 
 @pytest.mark.parametrize(
