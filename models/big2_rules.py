@@ -142,11 +142,12 @@ class Rules:
     def __post_init__(self) -> None:
         if sorted(self.suit_order) != sorted(SUITS):
             raise RulesError(
-                f"--suit-order {self.suit_order!r} must list the suits c, d, h, s once each, "
-                "highest first"
+                f"the suit order {self.suit_order!r} must list the suits c, d, h, s once each, "
+                "highest first",
+                about="suit_order",
             )
         if self.players not in (3, 4):
-            raise RulesError(f"--players must be 3 or 4, not {self.players}")
+            raise RulesError(f"the players must be 3 or 4, not {self.players}", about="players")
 
     @property
     def name(self) -> str:
@@ -330,7 +331,7 @@ def make_rules(name: str = "seed", **switches: Any) -> Rules:
     >>> make_rules("taiwan", flush_order="suit")
     Traceback (most recent call last):
     ...
-    handsolver.models.big2_rules.RulesError: --flush-order suit contradicts --no-flushes: \
+    handsolver.models.big2_rules.RulesError: a flush order (suit) contradicts no flushes: \
 the taiwan rules have no flushes
 
     :raises RulesError: for an unknown name or switch value, or switches that contradict.
@@ -354,7 +355,10 @@ the taiwan rules have no flushes
     rules = dataclasses.replace(PROFILES[name], **given)
     if "flush_order" in given and not rules.flushes:
         why = "you turned them off" if "flushes" in given else f"the {name} rules have no flushes"
-        raise RulesError(f"--flush-order {rules.flush_order} contradicts --no-flushes: {why}")
+        raise RulesError(
+            f"a flush order ({rules.flush_order}) contradicts no flushes: {why}",
+            about="flush_order",
+        )
     return rules
 
 
@@ -381,7 +385,7 @@ def _choice(kind: type[StrEnum], value: object, key: str) -> StrEnum:
     if exact or len(matches) == 1:
         return (exact or matches)[0]
     choices = ", ".join(member.value for member in kind)
-    raise RulesError(f"--{key.replace('_', '-')} {value!r} is not one of {choices}")
+    raise RulesError(f"{key.replace('_', ' ')} {value!r} is not one of {choices}", about=key)
 
 
 def parse_rules(text: str) -> Rules:

@@ -19,13 +19,14 @@ from handsolver.solver.big2.table.advise import (
     AdviceSettings,
 )
 from handsolver.solver.commands.big2.position_options import (
+    POSITION_OPTIONS,
     BeatOption,
     ByOption,
     PassedOption,
     StartOption,
 )
 from handsolver.solver.commands.big2.rules import takes_rules
-from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.errors import option_named, user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     JsonOption,
@@ -201,6 +202,8 @@ def table_view(
         if not 2 <= by <= players:
             raise InputError(f"--by {by}: the opponents are players 2 to {players}")
     passed_seats = _numbers(passed, "--passed")
+    if passed_seats and not rules.pass_final:
+        raise InputError("--passed needs rules where a pass is final (--pass-final)")
     for seat in passed_seats:
         if not 2 <= seat <= players:
             raise InputError(f"--passed {seat}: the opponents are players 2 to {players}")
@@ -304,9 +307,10 @@ def advise(
         notation = notation_of(text)
         view = table_view(text, played, counts, beat, by, passed, start, rules)
         try:
-            advice = advise_view(
-                view, settings, workers=workers, scheduler=scheduler, progress=progress
-            )
+            with option_named(POSITION_OPTIONS):
+                advice = advise_view(
+                    view, settings, workers=workers, scheduler=scheduler, progress=progress
+                )
         except KeyboardInterrupt:
             raise Interrupted("interrupted before every deal was solved") from None
     if as_json:

@@ -25,6 +25,7 @@ from handsolver.solver.big2.game.positions import (
     solve_position,
 )
 from handsolver.solver.commands.big2.position_options import (
+    POSITION_OPTIONS,
     BeatOption,
     ByOption,
     PassedOption,
@@ -32,7 +33,7 @@ from handsolver.solver.commands.big2.position_options import (
 )
 from handsolver.solver.commands.big2.rules import takes_rules
 from handsolver.solver.commands.deal_batch import run_deal_batch
-from handsolver.solver.commands.errors import Interrupted, user_errors
+from handsolver.solver.commands.errors import Interrupted, option_named, user_errors
 from handsolver.solver.commands.options import (
     BatchJsonOption,
     JsonOption,
@@ -127,6 +128,8 @@ def parse_position(
     else:
         raise InputError(f"--passed {passed!r} is not a list of players")
     passed_set = frozenset(_player(p, count, "--passed") for p in passers)
+    if passed_set and not rules.pass_final:
+        raise InputError("--passed needs rules where a pass is final (--pass-final)")
     mover = 0 if to_move is None else _player(to_move, count, "--to-move")
     if start and to_move is None:
         from handsolver.models.big2_order import lowest_card
@@ -134,7 +137,8 @@ def parse_position(
         low = lowest_card(sum(masks), rules)
         mover = next(p for p, hand in enumerate(masks) if hand >> low & 1)
     position = Position(masks, mover, play, made_by, passed_set, start)
-    check_position(position, rules)
+    with option_named(POSITION_OPTIONS):
+        check_position(position, rules)
     return position, deal.notation
 
 

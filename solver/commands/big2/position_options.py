@@ -7,7 +7,18 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["BeatOption", "ByOption", "PassedOption", "StartOption"]
+__all__ = ["POSITION_OPTIONS", "BeatOption", "ByOption", "PassedOption", "StartOption"]
+
+POSITION_OPTIONS = {
+    "to_move": "--to-move",
+    "by": "--by",
+    "passed": "--passed",
+    "start": "--start",
+    "counts": "--counts",
+    "played": "--played",
+}
+"""The option for each part of a position the library's errors speak of (``InputError.about``;
+see :func:`~handsolver.solver.commands.errors.option_named`)."""
 
 BeatOption = Annotated[
     str | None,

@@ -17,7 +17,8 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 import typer
 
 from handsolver.models.big2 import PROFILES, Rules, RulesError, make_rules, parse_switches
-from handsolver.solver.commands.errors import user_errors
+from handsolver.models.big2_rules import SWITCHES
+from handsolver.solver.commands.errors import option_named, user_errors
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PANEL = "Rules"
@@ -165,7 +166,9 @@ def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rule
         elif value not in (None, False):
             words += [flag, str(value)]
     switches = parse_switches(words)
-    return [make_rules(name, **switches) for name in names]
+    # The rules speak of the game ("a flush order contradicts no flushes"): name the option.
+    with option_named({key: "--" + key.replace("_", "-") for key in SWITCHES}):
+        return [make_rules(name, **switches) for name in names]
 
 
 def takes_rules(many: bool = False) -> Callable[[F], F]:
