@@ -397,12 +397,24 @@ def parse_rules(text: str) -> Rules:
     ('taiwan --no-triples --quads alone-or-kicker', True)
     >>> parse_rules("--dragon").name
     'seed --dragon'
+    >>> parse_rules("hk --straights bent")
+    Traceback (most recent call last):
+    ...
+    handsolver.models.big2_rules.RulesError: in the rules 'hk --straights bent': straights \
+'bent' is not one of ace-ends, two-high, no-twos, wrap
 
     :raises RulesError: for an unknown name, switch or value, or switches that contradict.
     """
     words = text.split()
     name = words.pop(0) if words and not words[0].startswith("-") else "seed"
-    return make_rules(name, **parse_switches(words))
+    switches = parse_switches(words)
+    try:
+        return make_rules(name, **switches)
+    except RulesError as error:
+        if error.about is None:  # an unknown name: the message quotes it
+            raise
+        # A switch's value: say in which rules, as they were written.
+        raise RulesError(f"in the rules {text!r}: {error}", about=error.about) from None
 
 
 def parse_switches(words: list[str]) -> dict[str, Any]:
