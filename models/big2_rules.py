@@ -142,11 +142,12 @@ class Rules:
     def __post_init__(self) -> None:
         if sorted(self.suit_order) != sorted(SUITS):
             raise RulesError(
-                f"--suit-order {self.suit_order!r} must list the suits c, d, h, s once each, "
-                "highest first"
+                f"the suit order {self.suit_order!r} must list the suits c, d, h, s once each, "
+                "highest first",
+                about="suit_order",
             )
         if self.players not in (3, 4):
-            raise RulesError(f"--players must be 3 or 4, not {self.players}")
+            raise RulesError(f"the players must be 3 or 4, not {self.players}", about="players")
 
     @property
     def name(self) -> str:
@@ -330,7 +331,7 @@ def make_rules(name: str = "seed", **switches: Any) -> Rules:
     >>> make_rules("taiwan", flush_order="suit")
     Traceback (most recent call last):
     ...
-    handsolver.models.big2_rules.RulesError: --flush-order suit contradicts --no-flushes: \
+    handsolver.models.big2_rules.RulesError: a flush order (suit) contradicts no flushes: \
 the taiwan rules have no flushes
 
     :raises RulesError: for an unknown name or switch value, or switches that contradict.
@@ -354,7 +355,10 @@ the taiwan rules have no flushes
     rules = dataclasses.replace(PROFILES[name], **given)
     if "flush_order" in given and not rules.flushes:
         why = "you turned them off" if "flushes" in given else f"the {name} rules have no flushes"
-        raise RulesError(f"--flush-order {rules.flush_order} contradicts --no-flushes: {why}")
+        raise RulesError(
+            f"a flush order ({rules.flush_order}) contradicts no flushes: {why}",
+            about="flush_order",
+        )
     return rules
 
 
@@ -381,7 +385,7 @@ def _choice(kind: type[StrEnum], value: object, key: str) -> StrEnum:
     if exact or len(matches) == 1:
         return (exact or matches)[0]
     choices = ", ".join(member.value for member in kind)
-    raise RulesError(f"--{key.replace('_', '-')} {value!r} is not one of {choices}")
+    raise RulesError(f"{key.replace('_', ' ')} {value!r} is not one of {choices}", about=key)
 
 
 def parse_rules(text: str) -> Rules:
@@ -393,12 +397,24 @@ def parse_rules(text: str) -> Rules:
     ('taiwan --no-triples --quads alone-or-kicker', True)
     >>> parse_rules("--dragon").name
     'seed --dragon'
+    >>> parse_rules("hk --straights bent")
+    Traceback (most recent call last):
+    ...
+    handsolver.models.big2_rules.RulesError: in the rules 'hk --straights bent': straights \
+'bent' is not one of ace-ends, two-high, no-twos, wrap
 
     :raises RulesError: for an unknown name, switch or value, or switches that contradict.
     """
     words = text.split()
     name = words.pop(0) if words and not words[0].startswith("-") else "seed"
-    return make_rules(name, **parse_switches(words))
+    switches = parse_switches(words)
+    try:
+        return make_rules(name, **switches)
+    except RulesError as error:
+        if error.about is None:  # an unknown name: the message quotes it
+            raise
+        # A switch's value: say in which rules, as they were written.
+        raise RulesError(f"in the rules {text!r}: {error}", about=error.about) from None
 
 
 def parse_switches(words: list[str]) -> dict[str, Any]:

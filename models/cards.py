@@ -51,7 +51,13 @@ _HAND_SEPARATOR = re.compile(r"[|-]")
 
 
 class InputError(ValueError):
-    """Bad user input.  The message is one line and names the offending token."""
+    """Bad user input.  The message is one line and names the offending token, in words of
+    the game; ``about``, where given, names the part of the input it is about (a field such as
+    ``"counts"``), so that a command can name its own option for that part."""
+
+    def __init__(self, *args: object, about: str | None = None) -> None:
+        super().__init__(*args)
+        self.about = about
 
 
 class CardParseError(InputError):

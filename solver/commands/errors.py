@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import NoReturn
 
@@ -93,6 +93,29 @@ def user_errors() -> Iterator[None]:
         fail(str(error))
     except OSError as error:
         fail(os_error_message(error))
+
+
+@contextmanager
+def option_named(option: str | Mapping[str, str]) -> Iterator[None]:
+    """Name the command's option at the head of bad input raised inside, whose message speaks
+    of the game: ``option`` itself, around the library call that reads that one option's value;
+    or, for a call that checks several, the option a mapping gives for the part of the input
+    the error is about (``InputError.about``, e.g. ``{"counts": "--counts"}``), if any.
+
+    >>> try:
+    ...     with option_named({"counts": "--counts"}):
+    ...         raise InputError("a player cannot hold -1 cards", about="counts")
+    ... except InputError as error:
+    ...     print(error)
+    --counts: a player cannot hold -1 cards
+    """
+    try:
+        yield
+    except InputError as error:
+        name = option if isinstance(option, str) else option.get(error.about or "")
+        if name is None:
+            raise
+        raise InputError(f"{name}: {error}") from None
 
 
 class Interrupted(Exception):

@@ -19,7 +19,9 @@ The search is branch and bound over bottom, then top, then middle:
 - for a bottom and a top the middles are the 5-card subsets of the cards left (126 at most for
   17 cards) that fit between them.
 
-Every setting is either visited or cut by a bound that it cannot beat, so the answer is proven.
+Every setting is either visited or cut by a bound that it cannot beat, so the answer is proven;
+unless a node budget (the complete settings evaluated) runs out first: then the answer is the
+best found so far, legal settings all, and not proven (``proven`` is False).
 
 >>> from handsolver.models.cards import parse_cards
 >>> from handsolver.models.chinese import format_setting
@@ -110,6 +112,8 @@ class FantasySolution:
     leaves: int
     """Complete settings the search evaluated (the rest were cut by bounds)."""
     proven: bool = True
+    """Whether the search ran to its end, so that no setting left out beats the last listed;
+    False when the node budget stopped it first (the settings are then the best it met)."""
 
 
 def check_fantasy_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -176,20 +180,27 @@ def solve_fantasyland(
     objective: Objective | None = None,
     top: int = 1,
     above: Fraction | None = None,
+    node_budget: int | None = None,
 ) -> FantasySolution:
     """The ``top`` best settings of a fantasyland hand (13 to 17 cards) by ``objective``.
 
     The objectives listed are the ``top`` largest over every legal setting, counted with
     multiplicity (settings that differ only in discards or kickers each count).  With
     ``above``, only settings whose objective is greater are listed (maybe none): the search
-    starts with that bar, so what cannot clear it is cut at once.
+    starts with that bar, so what cannot clear it is cut at once.  With ``node_budget``, the
+    search evaluates at most that many complete settings: where it would need more, it stops
+    there and lists the best it met, with ``proven`` False.
 
-    :raises InputError: for a bad hand, a repeated card or a bad objective.
+    :raises InputError: for a bad hand, a repeated card, a bad objective, or a count of
+        settings or a budget below 1.
     """
     rules = rules or OfcRules()
     objective = objective or Objective()
     if not 1 <= top <= MAX_TOP:
-        raise InputError(f"--top must be 1 to {MAX_TOP}, got {top}")
+        raise InputError(f"the settings listed must be 1 to {MAX_TOP:,}, got {top}")
+    if node_budget is not None and node_budget < 1:
+        raise InputError(f"the node budget must be 1 or more, got {node_budget}")
+    budget = math.inf if node_budget is None else node_budget
     hand = check_fantasy_hand(cards)
     opponents = objective.opponents
     check_opponents(hand, opponents, apart=not objective.mean)
@@ -248,8 +259,9 @@ def solve_fantasyland(
     threshold: float = float("-inf")
     if above is not None:
         threshold = math.floor((above - constant) * scale)
+    proven = True
     for bound, key_b, mask_b, b in bottoms:
-        if bound <= threshold:
+        if bound <= threshold or not proven:
             break
         value_b, stays_b, beat_b, lose_b = plain_b[b], staying_b[b], beats_b[b], loses_b[b]
         start = starts[b]
@@ -264,7 +276,7 @@ def solve_fantasyland(
         scoop_b = scoop * beat_b.bit_count()
         stay_below = stays_b or suffix_stays[start]
         for t, (value_t, plain_t, stays_t, _, order_t, mask_t, beat_t, lose_t) in enumerate(threes):
-            if bottom_part + scoop_b + value_t + stay * stay_below <= threshold:
+            if bottom_part + scoop_b + value_t + stay * stay_below <= threshold or not proven:
                 break
             if mask_t & mask_b or order_t > key_b:
                 continue
@@ -287,6 +299,9 @@ def solve_fantasyland(
                 key_m = keys5[m]
                 if key_m > key_b or key_m < order_t:
                     continue
+                if leaves == budget:  # a setting left to evaluate: the search is cut short
+                    proven = False
+                    break
                 leaves += 1
                 value = value_b + plain_t + plain_m[m] + stay * (staying or staying_m[m])
                 if beat_bt or lose_bt:
@@ -307,7 +322,7 @@ def solve_fantasyland(
         _setting(hand, masks5[b], masks5[m], threes[t][5], value, scale, constant, rules)
         for value, _, b, m, t in ranked
     )
-    return FantasySolution(hand, settings, leaves)
+    return FantasySolution(hand, settings, leaves, proven)
 
 
 _LAST: list[tuple[tuple[object, ...], OfcRules, _Tables]] = []

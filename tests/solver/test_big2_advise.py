@@ -161,7 +161,7 @@ def invoke(*args: str) -> tuple[int, str, str]:
 
 def test_cli_json_lists_every_move_with_its_share() -> None:
     code, out, err = invoke(
-        "3d 4d 9h 9s", "--counts", "2,3", "--played", "3c 5c 5d", "--beat", "5c 5d",
+        "4d 9h 9s Ah", "--counts", "2,3", "--played", "3c 5c 5d", "--beat", "5c 5d",
         "--by", "3", "--samples", "5", "--json",
     )  # fmt: skip
     assert code == 0, err
@@ -169,25 +169,34 @@ def test_cli_json_lists_every_move_with_its_share() -> None:
     assert data["samples"] == 5 and data["rules"]["name"] == "seed --players 3"  # two counts
     plays = [move["play"] for move in data["moves"]]
     assert sorted(map(tuple, plays)) == [(), ("9h", "9s")]
-    for move in data["moves"]:
-        assert 0 <= move["share"] <= 1 and 0 <= move["exact"] <= 5
+    # The command's shares are the library's advice on the same view (the shares themselves
+    # are checked against an independent count in test_big2_advise_shares.py).
+    view = TableView(
+        0, mask_of(parse_cards("4d 9h 9s Ah")), (4, 2, 3), mask_of(parse_cards("3c 5c 5d")), (),
+        Play.from_text("5c 5d"), 2, frozenset(), False,
+    )  # fmt: skip
+    expected = advise(view, AdviceSettings(samples=5))
+    assert [(move["share"], move["exact"]) for move in data["moves"]] == [
+        (float(move.share), move.exact) for move in expected.moves
+    ]
+    assert [move["share"] for move in data["moves"]] == [0.6, 0.4]
 
 
 @pytest.mark.parametrize(
     ("args", "names"),
     [
-        (("3d 4d", "--counts", "3", "--played", "4d 5h"), "4d"),
-        (("3d 4d", "--counts", "60"), "--counts 60"),
+        (("3d 4d", "--counts", "3", "--played", "4d 5h"), "--played: card 4d is both"),
+        (("3d 4d", "--counts", "13,13,13"), "--counts: the opponents' counts 13,13,13 add up"),
         (("3d 4d", "--counts", "2,x"), "'x'"),
         (("3d 4d", "--counts", "3", "--beat", "5c 6d", "--by", "2"), "5c 6d"),
         (("3d 4d", "--counts", "3", "--beat", "5c"), "--by"),
         (("3d 4d", "--counts", "3", "--beat", "4d", "--by", "2"), "4d"),
         (("3d 4d", "--counts", "3", "--start", "--played", "5c"), "--start"),
-        (("3d 4d", "--counts", "3,0"), "no cards"),
-        (("3d 4d", "--counts", "3,3,3"), "--counts 3,3,3"),
+        (("3d 4d", "--counts", "3,0"), "--counts: player 3 has no cards"),
+        (("3d 4d", "--counts", "3,3,3"), "--counts: the opponents' counts 3,3,3 add up"),
         (("3d 4d", "--counts", "3", "--beat", "5c", "--by", "1"), "--by 1"),
         (("3d 4d", "--counts", "3", "--beat", "5c", "--by", "2", "--passed", "3"), "--passed"),
-        (("5c 6d", "--counts", "13,13,13", "--start"), "--counts 13,13,13"),
+        (("5c 6d", "--counts", "13,13,13", "--start"), "--counts: the opponents' counts 13,13"),
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], names: str) -> None:
@@ -265,7 +274,7 @@ def test_unsearched_deals_are_played_out_shed_or_greedy_against_greedy(players: 
 def test_four_players_hold_every_card() -> None:
     hand = mask_of(parse_cards("5c 6d 7h 8h 9h Th Jh Qh Kh Ah 2h 2s 2c"))
     view = TableView(0, hand, (13, 13, 13, 12), 0, (), None, None, frozenset(), False)
-    with pytest.raises(InputError, match="13,13,12 adds up to 38 cards"):
+    with pytest.raises(InputError, match="13,13,12 add up to 38 cards"):
         advise(view)
     view = replace(view, counts=(13, 13, 13, 13), start=True)
     with pytest.raises(InputError, match="3d, the lowest card"):

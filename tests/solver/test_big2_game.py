@@ -187,7 +187,7 @@ def _hands(*texts: str) -> tuple[int, ...]:
         (
             Position(_hands("3c", "4c"), 0, Play.from_text("5c"), 0),
             RULE_CASES["seed"],
-            "--by 1 is the player to move",
+            "player 1 made the play to beat and is to move",
         ),
         (
             Position(_hands("3c", "4c"), 0, Play.from_text("5c 5d 5h"), 1),
@@ -197,7 +197,7 @@ def _hands(*texts: str) -> tuple[int, ...]:
         (
             Position(_hands("3c", "4c", "6c"), 0, Play.from_text("5c"), 1, frozenset({2})),
             RULE_CASES["seed"],
-            "--passed needs rules where a pass is final",
+            "under these rules a pass is not final",
         ),
         (
             Position(_hands("3c", "4c"), 1, start=True),

@@ -137,13 +137,15 @@ def check_position(position: Position, rules: Rules = SEED_RULES) -> Position:
             if card in seen:
                 raise InputError(f"card {card_name(card)} is in {seen[card]} and {owner}")
             seen[card] = owner
-    checked: tuple[tuple[str, int | None], ...] = (
-        ("to move", position.to_move),
-        ("--by", position.by),
+    checked: tuple[tuple[str, str, int | None], ...] = (
+        ("to move", "to_move", position.to_move),
+        ("the maker of the play to beat,", "by", position.by),
     )
-    for label, number in checked:
+    for label, about, number in checked:
         if number is not None and not 0 <= number < players:
-            raise InputError(f"{label} {number + 1} is not a player: players are 1 to {players}")
+            raise InputError(
+                f"{label} {number + 1} is not a player: players are 1 to {players}", about=about
+            )
     if (position.beat is None) != (position.by is None):
         raise InputError("give the play to beat and the player who made it together")
     if position.beat is not None:
@@ -157,8 +159,9 @@ def check_position(position: Position, rules: Rules = SEED_RULES) -> Position:
             )
         if position.by == position.to_move:
             raise InputError(
-                f"--by {position.to_move + 1} is the player to move: a free lead has no play "
-                "to beat"
+                f"player {position.to_move + 1} made the play to beat and is to move: a free "
+                "lead has no play to beat",
+                about="by",
             )
     if position.start:
         if position.beat is not None:
@@ -171,12 +174,22 @@ def check_position(position: Position, rules: Rules = SEED_RULES) -> Position:
             )
     passed = set(position.passed)
     if passed and not rules.pass_final:
-        raise InputError("--passed needs rules where a pass is final (--pass-final)")
+        raise InputError(
+            "a player has passed out of the trick, but under these rules a pass is not final "
+            "(the pass-final rule)",
+            about="passed",
+        )
     for player in sorted(passed):
         if not 0 <= player < players:
-            raise InputError(f"--passed {player + 1} is not a player: players are 1 to {players}")
+            raise InputError(
+                f"passed: {player + 1} is not a player: players are 1 to {players}",
+                about="passed",
+            )
         if player in (position.to_move, position.by):
-            raise InputError(f"--passed {player + 1}: {_name(player)} is to move or made the play")
+            raise InputError(
+                f"{_name(player)} cannot have passed: it is to move or made the play to beat",
+                about="passed",
+            )
     if position.beat is not None and rules.pass_final:
         assert position.by is not None
         turn = (position.by + 1) % players
@@ -184,7 +197,10 @@ def check_position(position: Position, rules: Rules = SEED_RULES) -> Position:
             passed.add(turn)
             turn = (turn + 1) % players
     if position.beat is None and passed:
-        raise InputError("--passed needs a play to beat: a new trick starts with no passes")
+        raise InputError(
+            "a player has passed, but there is no play to beat: a new trick starts with no passes",
+            about="passed",
+        )
     return Position(
         hands, position.to_move, position.beat, position.by, frozenset(passed), position.start
     )

@@ -225,9 +225,11 @@ def advise(
     counts = tuple(view.counts[seat] for seat in opponents)
     for seat, count in zip(opponents, counts, strict=True):
         if count < 1:
-            raise InputError(f"--counts: player {seat + 1} has no cards, so the deal is over")
+            raise InputError(f"player {seat + 1} has no cards, so the deal is over", about="counts")
     if view.start and view.played:
-        raise InputError("--start: no card has been played at the start of a deal")
+        raise InputError(
+            "cards are played, but no card has been played at the start of a deal", about="start"
+        )
     if len(view.counts) == 4:
         _check_all_dealt(view, unseen, counts)
     pool = unseen & ~known_undealt(view)
@@ -256,15 +258,17 @@ def _check_all_dealt(view: TableView, unseen: CardSet, counts: tuple[int, ...]) 
     deal's first play holds the lowest card of the deck."""
     if sum(counts) != unseen.bit_count():
         raise InputError(
-            f"--counts {','.join(map(str, counts))} adds up to {sum(counts)} cards, but with "
-            f"four players the opponents hold all {unseen.bit_count()} cards neither in the "
-            "hand nor played"
+            f"the opponents' counts {','.join(map(str, counts))} add up to {sum(counts)} cards, "
+            f"but with four players they hold all {unseen.bit_count()} cards neither in the "
+            "hand nor played",
+            about="counts",
         )
     low = lowest_card(FULL_DECK, view.rules)
     if view.start and not view.hand >> low & 1:
         raise InputError(
-            f"--start: with four players the deal's first play holds {card_name(low)}, the "
-            "lowest card, and it is not in the hand"
+            f"with four players the deal's first play holds {card_name(low)}, the lowest card, "
+            "and it is not in the hand",
+            about="start",
         )
 
 

@@ -42,7 +42,9 @@ def unseen_cards(hand: CardSet, played: CardSet) -> CardSet:
         from handsolver.models.cards import card_name
 
         name = card_name(cards_of(both)[0])
-        raise InputError(f"card {name} is both in the hand and among the played cards")
+        raise InputError(
+            f"card {name} is both in the hand and among the played cards", about="played"
+        )
     return FULL_DECK & ~hand & ~played
 
 
@@ -96,9 +98,10 @@ def _split(cards: list[int], counts: tuple[int, ...]) -> tuple[CardSet, ...]:
 def _check_counts(unseen: int, counts: tuple[int, ...]) -> None:
     for count in counts:
         if count < 0:
-            raise InputError(f"--counts {count}: a player cannot hold fewer than 0 cards")
+            raise InputError(f"a player cannot hold {count} cards", about="counts")
     if sum(counts) > unseen:
         raise InputError(
-            f"--counts {','.join(map(str, counts))} adds up to {sum(counts)} cards, but only "
-            f"{unseen} are neither in the hand nor played"
+            f"the opponents' counts {','.join(map(str, counts))} add up to {sum(counts)} cards, "
+            f"but only {unseen} are neither in the hand nor played",
+            about="counts",
         )

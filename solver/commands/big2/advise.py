@@ -20,6 +20,7 @@ from handsolver.solver.big2.table.advise import (
     AdviceSettings,
 )
 from handsolver.solver.commands.big2.position_options import (
+    POSITION_OPTIONS,
     BeatOption,
     ByOption,
     PassedOption,
@@ -30,7 +31,7 @@ from handsolver.solver.commands.big2.position_options import (
 )
 from handsolver.solver.commands.big2.rules import seat_cards, table_rules, takes_rules
 from handsolver.solver.commands.big2.turns import HistoryFileOption, HistoryOption, history_turns
-from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.errors import option_named, user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.options import (
     JsonOption,
@@ -211,6 +212,8 @@ def table_view(
         if not 2 <= by <= seats:
             raise InputError(f"--by {by}: {opponents_text(seats)}")
     passed_seats = player_numbers(passed, "--passed", 4)
+    if passed_seats and not rules.pass_final:
+        raise InputError("--passed needs rules where a pass is final (--pass-final)")
     for seat in passed_seats:
         if not 2 <= seat <= seats:
             raise InputError(f"--passed {seat}: {opponents_text(seats)}")
@@ -362,9 +365,10 @@ def advise(
                 _compile_first()
             lowers = "--passes lowers it" if passes else "--samples lowers it"
             shown = partial(progress, lowers=lowers)
-            advice = advise_view(
-                view, settings, workers=workers, scheduler=scheduler, progress=shown
-            )
+            with option_named(POSITION_OPTIONS):
+                advice = advise_view(
+                    view, settings, workers=workers, scheduler=scheduler, progress=shown
+                )
         except KeyboardInterrupt:
             raise Interrupted("interrupted before every deal was solved") from None
     if as_json:

@@ -25,6 +25,7 @@ from handsolver.solver.big2.game.positions import (
     solve_position,
 )
 from handsolver.solver.commands.big2.position_options import (
+    POSITION_OPTIONS,
     BeatOption,
     ByOption,
     PassedOption,
@@ -35,7 +36,7 @@ from handsolver.solver.commands.big2.position_options import (
 )
 from handsolver.solver.commands.big2.rules import table_rules, takes_rules
 from handsolver.solver.commands.deal_batch import run_deal_batch
-from handsolver.solver.commands.errors import Interrupted, user_errors
+from handsolver.solver.commands.errors import Interrupted, option_named, user_errors
 from handsolver.solver.commands.inputs import card_texts, json_object
 from handsolver.solver.commands.options import (
     BatchJsonOption,
@@ -121,13 +122,18 @@ def parse_position(
     made_by = None if by is None else player_number(by, by_name, count) - 1
     passed_set = frozenset(p - 1 for p in player_numbers(passed, passed_name, count))
     mover = 0 if to_move is None else player_number(to_move, to_move_name, count) - 1
+    if passed_set and not rules.pass_final:
+        raise InputError(f"{passed_name} needs rules where a pass is final (--pass-final)")
     if start and to_move is None:
         from handsolver.models.big2_order import lowest_card
 
         low = lowest_card(sum(masks), rules)
         mover = next(p for p, hand in enumerate(masks) if hand >> low & 1)
     position = Position(masks, mover, play, made_by, passed_set, start)
-    check_position(position, rules)
+    # The library's errors speak of the game; name the field as this input spells it.
+    fields = {**POSITION_OPTIONS, "to_move": to_move_name, "by": by_name, "passed": passed_name}
+    with option_named(fields):
+        check_position(position, rules)
     return position, deal.notation, rules
 
 

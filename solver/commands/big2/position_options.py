@@ -12,6 +12,7 @@ from handsolver.solver.commands.errors import quoted
 from handsolver.solver.commands.options import whole_number
 
 __all__ = [
+    "POSITION_OPTIONS",
     "BeatOption",
     "ByOption",
     "PassedOption",
@@ -20,6 +21,17 @@ __all__ = [
     "opponents_text",
     "player_numbers",
 ]
+
+POSITION_OPTIONS = {
+    "to_move": "--to-move",
+    "by": "--by",
+    "passed": "--passed",
+    "start": "--start",
+    "counts": "--counts",
+    "played": "--played",
+}
+"""The option for each part of a position the library's errors speak of (``InputError.about``;
+see :func:`~handsolver.solver.commands.errors.option_named`)."""
 
 BeatOption = Annotated[
     str | None,

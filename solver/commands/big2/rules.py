@@ -18,8 +18,9 @@ from typing import Annotated, Any, TypeVar, get_type_hints
 import typer
 
 from handsolver.models.big2 import PROFILES, Rules, RulesError, make_rules, parse_switches
+from handsolver.models.big2_rules import SWITCHES
 from handsolver.models.cards import InputError
-from handsolver.solver.commands.errors import user_errors
+from handsolver.solver.commands.errors import option_named, user_errors
 from handsolver.solver.commands.options import whole_number
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -204,7 +205,9 @@ def rules_from_options(options: dict[str, Any], many: bool = False) -> list[Rule
         elif value not in (None, False):
             words += [flag, str(value)]
     switches = parse_switches(words)
-    return [make_rules(name, **switches) for name in names]
+    # The rules speak of the game ("a flush order contradicts no flushes"): name the option.
+    with option_named({key: "--" + key.replace("_", "-") for key in SWITCHES}):
+        return [make_rules(name, **switches) for name in names]
 
 
 def takes_rules(many: bool = False, seats: bool = False) -> Callable[[F], F]:

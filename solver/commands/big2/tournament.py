@@ -82,7 +82,10 @@ def tournament(
         typer.Option(
             "--strategies",
             metavar="A,B[,C,D]",
-            help="One strategy a seat: random, greedy, fewest, shed, advise, learned or program:COMMAND.",
+            help=(
+                "One strategy a seat: random, greedy, fewest, shed, advise, learned or "
+                "program:COMMAND."
+            ),
             show_default=False,
         ),
     ],

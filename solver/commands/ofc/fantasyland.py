@@ -1,4 +1,5 @@
-"""``handsolver ofc fantasyland``: the best settings of a fantasyland hand, proven best.
+"""``handsolver ofc fantasyland``: the best settings of a fantasyland hand, proven best (or,
+where ``--max-nodes`` stops the search first, the best it found, said to be unproven).
 
 Objectives are exact: integers or fractions in strings in JSON.
 """
@@ -79,6 +80,18 @@ def fantasyland(
     ] = 5,
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
+    max_nodes: Annotated[
+        int | None,
+        typer.Option(
+            "--max-nodes",
+            metavar="N",
+            min=1,
+            max=10**12,
+            help="Evaluate at most N complete settings: where the search needs more it stops, "
+            "lists the best found so far and says they are not proven best.",
+            show_default=False,
+        ),
+    ] = None,
     json_output: JsonOption = False,
 ) -> None:
     """The best ways to set a fantasyland hand: 13 of HAND set top 3, middle 5, bottom 5, the
@@ -123,7 +136,7 @@ def fantasyland(
             objective = Objective(value, sampled, mean=True)
         else:
             objective = Objective(value, boards)
-        answer = solve_fantasyland(hand, rules, objective, top=top)
+        answer = solve_fantasyland(hand, rules, objective, top=top, node_budget=max_nodes)
     payload: dict[str, Any] = {
         "cards": notation.card_strings(hand),
         "rules": {
@@ -155,7 +168,13 @@ def fantasyland(
         f"cards: {notation.format_cards(hand)} ({len(hand)})   stay value: {value}   "
         f"stay rule: {stay_rule}{against}"
     )
-    typer.echo("proven best: every other setting scores at most the last one listed")
+    if answer.proven:
+        typer.echo("proven best: every other setting scores at most the last one listed")
+    else:
+        typer.echo(
+            f"not proven: --max-nodes stopped the search after {answer.leaves:,} settings; "
+            "these are the best it found"
+        )
     columns = [
         Column("#"),
         Column("top", keep=True),
