@@ -23,8 +23,11 @@ from handsolver.solver.commands.progress import progress
 from handsolver.solver.commands.table import Column, print_table
 
 
-def _error(value: float, digits: int = 3) -> str:
-    return f"{value:.{digits}f}" if math.isfinite(value) else "n/a"
+def _error(value: float, digits: int = 3, percent: bool = False) -> str:
+    """A standard error as the tables print it: ``n/a`` where one hand leaves none."""
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{value:.{digits}%}" if percent else f"{value:.{digits}f}"
 
 
 def study(
@@ -199,7 +202,7 @@ def study(
             [
                 item.size,
                 f"{item.royalties:.2f} ± {_error(item.royalties_stderr, 2)}",
-                f"{item.share_staying:.1%} ± {item.share_stderr:.1%}",
+                f"{item.share_staying:.1%} ± {_error(item.share_stderr, 1, percent=True)}",
                 f"{item.value:.2f} ± {_error(item.value_stderr, 2)}",
             ]
             for item in result.sizes
