@@ -208,7 +208,8 @@ def test_an_interrupted_run_keeps_its_default_checkpoint_to_resume(
     cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ctrl-C (and SIGTERM, which the command line raises as the same) after the first block:
-    the default checkpoint stays, ``--resume`` finds it, and the finished run removes it."""
+    the default checkpoint stays, ``--resume`` finds it (and keeps it when it fails), and the
+    finished run removes it."""
     from handsolver.solver.ofc import study_run
 
     args = ["ofc", "study", "--hands", "120", "--size-hands", "0"]
@@ -227,6 +228,9 @@ def test_an_interrupted_run_keeps_its_default_checkpoint_to_resume(
     assert result.exit_code != 0
     assert len(_checkpoints(cache)) == 1
     monkeypatch.setattr(study_run, "set_fantasy_block", real)
+    # A resumed run that fails keeps what it resumed, to be resumed again.
+    assert_one_error(*invoke([*args, "--resume", "--scheduler", UNREACHABLE]))
+    assert len(_checkpoints(cache)) == 1
     code, out, err = invoke([*args, "--resume", "--json"])
     assert code == 0, err
     assert json.loads(out) == expected

@@ -101,6 +101,7 @@ def study(
     """
     from handsolver.models.cards import InputError
     from handsolver.solver.ofc.study_run import run_study, study_checkpoint, study_key
+    from handsolver.solver.saved_files import kept_on_interrupt
 
     others = hands if size_hands is None else size_hands
     with user_errors():
@@ -110,22 +111,23 @@ def study(
         if resume and (path is None or not path.exists()):
             raise InputError("--resume: no checkpoint of this study to resume from")
         try:
-            result = run_study(
-                hands,
-                seed,
-                rules,
-                size_hands=others,
-                normal_hands=normal_hands,
-                opponents=opponents,
-                workers=workers,
-                scheduler=scheduler,
-                checkpoint=path,
-                resume=resume,
-                checkpoint_required=checkpoint is not None,
-                progress=lambda items, total, done, what: progress(
-                    items, total, f"ofc study: {what}", done=done
-                ),
-            )
+            with kept_on_interrupt(path, named=checkpoint is not None, resuming=resume):
+                result = run_study(
+                    hands,
+                    seed,
+                    rules,
+                    size_hands=others,
+                    normal_hands=normal_hands,
+                    opponents=opponents,
+                    workers=workers,
+                    scheduler=scheduler,
+                    checkpoint=path,
+                    resume=resume,
+                    checkpoint_required=checkpoint is not None,
+                    progress=lambda items, total, done, what: progress(
+                        items, total, f"ofc study: {what}", done=done
+                    ),
+                )
         except KeyboardInterrupt:
             from handsolver.solver.commands.errors import Interrupted
 
