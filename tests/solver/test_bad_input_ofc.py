@@ -9,7 +9,10 @@ stderr naming the option or the token, nothing on stdout.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -256,9 +259,10 @@ def test_a_batch_stops_its_workers_when_the_reader_goes(tmp_path: Path) -> None:
     process.stdout.close()
     try:
         _, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    finally:  # a hang: its whole process group goes, workers too
+        if process.poll() is None or not group_is_gone(process.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait()
     assert (process.returncode, err) == (0, b"")
     wait_for(lambda: group_is_gone(process.pid))
