@@ -32,6 +32,27 @@ StayRuleOption = Annotated[
     ),
 ]
 
+FantasyOption = Annotated[
+    str,
+    typer.Option(
+        "--fantasy",
+        metavar="progressive|flat",
+        help="Cards fantasyland deals: progressive (QQ 14, KK 15, AA 16, trips 17) or flat (14).",
+    ),
+]
+STAY_RULE_WORDS = {
+    "standard": "a board not fouled with trips on top, a full house or better in the middle, or "
+    "quads or better on the bottom",
+    "no-middle": "a board not fouled with trips on top or quads or better on the bottom",
+}
+"""What keeps fantasyland under each stay rule, as the help and ``ofc royalties`` say it."""
+FANTASY_WORDS = {
+    "progressive": "a board not fouled with QQ or better on top: QQ 14 cards, KK 15, AA 16, "
+    "trips 17",
+    "flat": "a board not fouled with QQ or better on top: 14 cards",
+}
+"""What earns fantasyland, and how many cards, under each fantasyland rule."""
+
 
 def ofc_rules(royalties: Path | None, stay_rule: str, fantasy: str = "progressive") -> OfcRules:
     """The rules of the options (the royalty file read bounded, named on error)."""

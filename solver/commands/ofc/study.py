@@ -8,7 +8,12 @@ from typing import Annotated, Any
 import typer
 
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.ofc.options import RoyaltiesOption, StayRuleOption, ofc_rules
+from handsolver.solver.commands.ofc.options import (
+    FantasyOption,
+    RoyaltiesOption,
+    StayRuleOption,
+    ofc_rules,
+)
 from handsolver.solver.commands.options import (
     CheckpointOption,
     JsonOption,
@@ -74,15 +79,7 @@ def study(
     seed: SeedOption = 0,
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
-    fantasy: Annotated[
-        str,
-        typer.Option(
-            "--fantasy",
-            metavar="progressive|flat",
-            help="Cards fantasyland deals: progressive (QQ 14, KK 15, AA 16, trips 17) or flat "
-            "(14).",
-        ),
-    ] = "progressive",
+    fantasy: FantasyOption = "progressive",
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
