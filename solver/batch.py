@@ -186,8 +186,8 @@ def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: in
     context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool: list[_Worker] = []
     finished = False
-    watched_fd = _output_pipe()
-    watched = [] if watched_fd is None else [watched_fd]
+    output = _output_pipe()
+    watched = [] if output is None else [output]
     try:
         # Ctrl-C and SIGTERM stay blocked while a worker starts, so none gets one before it
         # has set its own handling; one that comes meanwhile is delivered here afterwards.
@@ -229,8 +229,7 @@ def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: in
             if watched and watched[0] in ready:
                 if _reader_gone(watched[0]):
                     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
-                watched = []  # readable for another reason (a FIFO opened to read too)
-                ready.remove(watched_fd)
+                ready.remove(watched.pop())  # readable for another reason (a FIFO opened to read)
             for connection in ready:
                 index, worker = busy.pop(connection)
                 ok, value = _receive(worker)
