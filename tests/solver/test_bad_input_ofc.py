@@ -49,7 +49,9 @@ def test_a_fantasy_value_is_bounded_before_it_is_built(text: str) -> None:
     assert_one_error(*invoke(args), names="--fantasy-value")
 
 
-@pytest.mark.parametrize(("text", "value"), [("12.5", "25/2"), ("25/2", "25/2"), ("1e2", "100")])
+@pytest.mark.parametrize(
+    ("text", "value"), [("12.5", "25/2"), ("25/2", "25/2"), ("1e2", "100"), ("+5", "5")]
+)
 def test_a_stay_value_as_typed_is_exact(text: str, value: str) -> None:
     code, out, _ = invoke(["ofc", "fantasyland", HAND14, "--stay-value", text, "--json"])
     assert code == 0

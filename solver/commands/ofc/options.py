@@ -80,7 +80,7 @@ def points_value(text: str, what: str) -> Fraction:
     written = text.strip()
     negative = written.startswith("-")
     try:
-        value = parse_fraction(written[1:] if negative else written, what)
+        value = parse_fraction(written[1:] if written[:1] in "+-" else written, what)
     except InputError:
         raise InputError(
             f"{what}: {text[:40]!r} is not a number of points from 0 to {MAX_STAY_VALUE:,} "
