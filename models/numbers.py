@@ -6,7 +6,7 @@ a file goes through :func:`parse_fraction` instead.
 
 >>> parse_fraction("1/20", "commission"), parse_fraction("0.05", "commission")
 (Fraction(1, 20), Fraction(1, 20))
->>> for bad in ("1e-999999999", "nan", "²", "1/0"):
+>>> for bad in ("1e-999999999", "nan", "²", "1/0", "1_000"):
 ...     try:
 ...         parse_fraction(bad, "commission")
 ...     except InputError as error:
@@ -15,6 +15,11 @@ bad commission '1e-999999999'
 bad commission 'nan'
 bad commission '²'
 bad commission '1/0'
+bad commission '1_000'
+
+``1_000`` is Python's way to write a thousand (``int`` and ``Fraction`` take it), not a
+player's: only ASCII digits, one ``/`` or ``.`` and an exponent of at most two digits are read,
+all checked before the fraction is built.
 """
 
 from __future__ import annotations

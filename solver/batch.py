@@ -9,11 +9,18 @@ Jobs are handed out in chunks with a bounded number in flight, so a job list of 
 ignore SIGINT (a terminal sends it to the whole process group), and the parent, on its
 ``KeyboardInterrupt``, terminates them and waits for them to exit (killing any that does not
 within :data:`STOP_GRACE` seconds), so none is left behind and no worker prints a traceback.
+A reader that goes (``handsolver ... | head -1``) stops the pool as soon: while the pool waits for
+results it also watches standard output, when that is a pipe, and a pipe whose reader has gone
+ends the batch at once with the ``BrokenPipeError`` the next line would have met (the command
+line ends quietly on it), not after the chunks in flight.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from itertools import islice
@@ -179,6 +186,8 @@ def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: in
     context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool: list[_Worker] = []
     finished = False
+    output = _output_pipe()
+    watched = [] if output is None else [output]
     try:
         # Ctrl-C and SIGTERM stay blocked while a worker starts, so none gets one before it
         # has set its own handling; one that comes meanwhile is delivered here afterwards.
@@ -216,7 +225,12 @@ def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: in
                 if not more and taken == sent:
                     break
                 continue
-            for connection in wait(list(busy)):
+            ready = wait([*busy, *watched])
+            if watched and watched[0] in ready:
+                if _reader_gone(watched[0]):
+                    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+                ready.remove(watched.pop())  # readable for another reason (a FIFO opened to read)
+            for connection in ready:
                 index, worker = busy.pop(connection)
                 ok, value = _receive(worker)
                 if not ok:
@@ -226,6 +240,28 @@ def _run_pool(function: Callable[[T], R], chunks: Iterator[list[T]], workers: in
         finished = True
     finally:
         _stop(pool, at_once=not finished)
+
+
+def _output_pipe() -> int | None:
+    """Standard output's descriptor when it is a pipe, else None.  Waited on for reading, the
+    writing end of a pipe is ready only when its reader has gone (an error, which ``poll``
+    always reports), so it wakes the pool then and never while the reader is there."""
+    import stat
+
+    try:
+        fd = sys.stdout.fileno()
+        return fd if stat.S_ISFIFO(os.fstat(fd).st_mode) else None
+    except (AttributeError, OSError, ValueError):  # no stdout, or one with no descriptor
+        return None
+
+
+def _reader_gone(fd: int) -> bool:
+    """Whether the pipe ``fd`` writes to has lost its reader (``poll`` reports an error)."""
+    import select
+
+    poller = select.poll()
+    poller.register(fd, 0)  # errors are reported whatever is asked for
+    return any(events & select.POLLERR for _, events in poller.poll(0))
 
 
 def _send(worker: _Worker, message: Any) -> None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -82,6 +84,34 @@ def default_checkpoint(kind: str, key: dict[str, Any]) -> Path | None:
         return None
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
     return folder / f"{kind}-{digest}.jsonl"
+
+
+@contextmanager
+def kept_on_interrupt(path: Path | None, *, named: bool, resuming: bool) -> Iterator[None]:
+    """Run a long computation whose checkpoint is ``path``, leaving behind only what the user
+    asked for.  A checkpoint the user ``named`` always stays.  A default one (in the cache
+    folder) stays when the run is interrupted (Ctrl-C, or SIGTERM, which the command line
+    raises as the same ``KeyboardInterrupt``), so that ``--resume`` finds it, and when a run
+    ``resuming`` it fails (it holds what was resumed, to be resumed again); a run that ends
+    otherwise, done or with an error, removes it.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "run.jsonl"
+    >>> with kept_on_interrupt(path, named=False, resuming=False):
+    ...     _ = path.write_text("header\\n")
+    >>> path.exists()
+    False
+    """
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        if path is not None and not named and not resuming:
+            path.unlink(missing_ok=True)
+        raise
+    if path is not None and not named:
+        path.unlink(missing_ok=True)
 
 
 def read_bounded(path: Path, limit: int, what: str) -> bytes:

@@ -281,7 +281,8 @@ class OutPath(types.ParamType):
 
 def unwritable(path: str) -> str | None:
     """Why a file cannot be written at ``path`` (None if it can), found by trying: a file there
-    is opened to append (nothing written), else a file is made beside it and removed.  Asking
+    is opened to append (nothing written), and the temporary file the atomic write starts with
+    (:func:`~handsolver.solver.commands.output.write_atomic`) is made beside it and removed.  Asking
     the permission bits would let root through where the system refuses (``/proc``, a
     read-only mount)."""
     import stat
@@ -293,10 +294,11 @@ def unwritable(path: str) -> str | None:
                 return None  # a device or a pipe (opening a pipe would wait for a reader)
             with open(path, "ab"):
                 pass
-        else:
-            folder = os.path.dirname(os.path.realpath(path))
-            with tempfile.NamedTemporaryFile(dir=folder, prefix=".handsolver-", suffix=".tmp"):
-                pass
+        # The temporary file write_atomic writes first, named as it names it: a name too long
+        # for the folder is found here, not after the work.
+        folder, name = os.path.split(os.path.realpath(path))
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{name}.", suffix=".tmp"):
+            pass
     except OSError as error:
         return error.strerror or str(error)
     return None

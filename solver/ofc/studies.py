@@ -124,7 +124,7 @@ def hand_values(
         return HandValues(best.objective, best.objective)
     if not _may_stay(cards, rules):
         return HandValues(best.objective, None)
-    low, high = _objective_range(rules, bool(boards))
+    low, high = objective_range(rules, bool(boards))
     huge = Fraction(high - low + 1)
     staying = solve_fantasyland(
         cards, rules, replace(scored, stay_value=huge), above=huge + low - 1
@@ -132,11 +132,16 @@ def hand_values(
     return HandValues(best.objective, staying[0].objective - huge if staying else None)
 
 
-def _objective_range(rules: OfcRules, scored: bool) -> tuple[int, int]:
-    """The least and the most royalties a board can total under the rules' table; scored, the
-    least and the most one score can be (the two royalty totals apart, and 6 for the rows)."""
+def objective_range(rules: OfcRules, scored: bool) -> tuple[int, int]:
+    """The least and the most royalties a board can total under the rules' table (a fouled
+    board earns none: 0 is in the range); scored, the least and the most one score against an
+    opponent can be (the two royalty totals apart, and 6 for the rows).
+
+    >>> objective_range(OfcRules(), False), objective_range(OfcRules(), True)
+    ((0, 97), (-103, 103))
+    """
     tables = (rules.royalties.back, rules.royalties.middle, rules.royalties.front)
-    low, high = sum(map(min, tables)), sum(map(max, tables))
+    low, high = min(0, sum(map(min, tables))), max(0, sum(map(max, tables)))
     if scored:
         return low - high - 6, high - low + 6
     return low, high

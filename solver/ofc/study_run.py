@@ -9,8 +9,10 @@ A checkpoint is a file of JSON lines: first the study it belongs to (seed, rules
 block size and the handsolver version), then one line a finished block.  Nothing read back is
 trusted (:mod:`handsolver.solver.saved_files`): a line carries a checksum of its content under
 the study's key, its block must be one of the study's with as many values as hands, and each
-value must be what a hand can give (a staying best at most the best; a fouled board earning
-nothing).  A line that fails, or a block saved twice differently, is computed again; a
+value must be what a hand can give: royalties (or, with opponents, scores) within what the
+royalty table in use allows (:func:`~handsolver.solver.ofc.studies.objective_range`: no more
+than the most each row pays, no less than the least), a staying best at most the best, a fouled
+board earning nothing.  A line that fails, or a block saved twice differently, is computed again; a
 checkpoint of another study is refused.
 """
 
@@ -36,6 +38,7 @@ from handsolver.solver.ofc.studies import (
     NormalValues,
     blocks,
     normal_summary,
+    objective_range,
     play_normal_block,
     set_fantasy_block,
     size_values,
@@ -112,7 +115,7 @@ def run_study(
     key = study_key(seed, rules, hands, size_hands, normal_hands, opponents)
     done: dict[BlockKey, list[Any]] = {}
     if checkpoint is not None and resume and checkpoint.exists():
-        done = read_checkpoint(checkpoint, key, wanted)
+        done = read_checkpoint(checkpoint, key, wanted, rules)
     writer = None
     if checkpoint is not None:
         # A resumed checkpoint is written anew from what was read, so a bad line goes.
@@ -223,10 +226,11 @@ def _units(value: Fraction | None, scale: int) -> int | None:
 
 
 def read_checkpoint(
-    path: Path, key: dict[str, Any], wanted: dict[tuple[str, int], int]
+    path: Path, key: dict[str, Any], wanted: dict[tuple[str, int], int], rules: OfcRules
 ) -> dict[BlockKey, list[Any]]:
     """The blocks saved in ``path`` for the study ``key`` that pass every check (the others
-    are left to be computed again); ``wanted`` gives each block's hand count.
+    are left to be computed again); ``wanted`` gives each block's hand count, ``rules`` the
+    royalty table that bounds each value.
 
     :raises InputError: the file is of another study, cannot be read, or is larger than a
         checkpoint of this study can be.
@@ -238,6 +242,7 @@ def read_checkpoint(
         "is not for this study (seed, rules, hands or version differ)",
     )
     found: dict[BlockKey, list[list[Any]]] = {}
+    rules_range = _saved_ranges(key, rules)
     for record in records:
         try:
             part, first, tag = record["part"], record["first"], record["tag"]
@@ -251,7 +256,7 @@ def read_checkpoint(
             and isinstance(values, list)
             and len(values) == wanted.get((part, first), -1)
             and check == part_checksum(key, [part, first, tag, values])
-            and all(_is_value(part, value) for value in values)
+            and all(_is_value(part, value, rules_range) for value in values)
         ):
             found.setdefault((part, first, tag), []).append(values)
     scale = _scale(key)
@@ -262,20 +267,35 @@ def read_checkpoint(
     }
 
 
-def _is_value(part: str, value: object) -> bool:
-    """Whether ``value`` is what one hand of ``part`` can give."""
+def _saved_ranges(key: dict[str, Any], rules: OfcRules) -> dict[str, tuple[int, int]]:
+    """The least and the most a saved value can be, by kind: a fantasyland hand's (in units of
+    1/K points for K opponent boards) and a normal hand's royalties."""
+    scale = _scale(key)
+    low, high = objective_range(rules, bool(key["opponents"]))
+    return {"fantasy": (low * scale, high * scale), NORMAL: objective_range(rules, False)}
+
+
+def _is_value(part: str, value: object, ranges: dict[str, tuple[int, int]]) -> bool:
+    """Whether ``value`` is what one hand of ``part`` can give (within ``ranges``)."""
     if not isinstance(value, list) or len(value) != (3 if part == NORMAL else 2):
         return False
     if part == NORMAL:
         royalties, fouled, cards = value
+        low, high = ranges[NORMAL]
         return (
             type(royalties) is int
+            and low <= royalties <= high
             and type(fouled) is bool
             and (cards is None or cards in SIZES)
             and (not fouled or (royalties == 0 and cards is None))
         )
     best, staying = value
-    return type(best) is int and (staying is None or (type(staying) is int and staying <= best))
+    low, high = ranges["fantasy"]
+    return (
+        type(best) is int
+        and low <= best <= high
+        and (staying is None or (type(staying) is int and low <= staying <= best))
+    )
 
 
 def _typed(part: str, values: list[list[Any]], scale: int) -> list[Any]:

@@ -137,6 +137,7 @@ def tournament(
     from handsolver.solver.big2.table.tournament_saves import tournament_checkpoint, tournament_key
     from handsolver.solver.commands.errors import Interrupted
     from handsolver.solver.commands.progress import progress
+    from handsolver.solver.saved_files import kept_on_interrupt
 
     settings = advice_settings(
         samples, nodes, time_limit, solve_cards, seed, line_nodes, reading, passes
@@ -148,8 +149,10 @@ def tournament(
         path = checkpoint or tournament_checkpoint(tournament_key(seated, deals, seed, rules))
         if resume and (path is None or not path.exists()):
             raise InputError("--resume: no checkpoint of this tournament to resume from")
+        # A default checkpoint outlives the run only if it is interrupted (saved_files).
+        play = kept_on_interrupt(path, named=checkpoint is not None, resuming=resume)
         try:
-            result = play_tournament(
+            result = play(play_tournament)(
                 seated,
                 deals,
                 seed,

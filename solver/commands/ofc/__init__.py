@@ -1,6 +1,7 @@
 """``handsolver ofc``: open-face Chinese poker (Pineapple): the best fantasyland settings
 (:mod:`.fantasyland`), a position's actions ranked (:mod:`.play`), the value of fantasyland
-(:mod:`.study`) and its picture (:mod:`.plots`); :mod:`.options` holds what they share."""
+(:mod:`.study`) and its picture (:mod:`.plots`), the rules in use (:mod:`.royalties`);
+:mod:`.options` holds what they share."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ def register(app: typer.Typer) -> None:
         "fantasyland": "ofc.fantasyland:fantasyland",
         "play": "ofc.play:play",
         "study": "ofc.study:study",
+        "royalties": "ofc.royalties:royalties",
     }
-    help = "Open-face Chinese poker (Pineapple): fantasyland, positions, the value of fantasyland."
+    help = (
+        "Open-face Chinese poker (Pineapple): fantasyland, positions, the value of fantasyland, "
+        "the rules in use."
+    )
     app.add_typer(command_group("ofc", commands, help=help, no_args_is_help=True))

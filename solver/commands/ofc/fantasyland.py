@@ -1,7 +1,8 @@
 """``handsolver ofc fantasyland``: the best settings of a fantasyland hand, proven best (or,
 where ``--max-nodes`` stops the search first, the best it found, said to be unproven).
 
-Objectives are exact: integers or fractions in strings in JSON.
+Objectives are exact: integers or fractions in strings in JSON, decimals in the table (cut to
+four places, with an ellipsis, where the fraction does not end there).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from handsolver.solver.commands.ofc.options import (
     RoyaltiesOption,
     StayRuleOption,
     ofc_rules,
+    points_text,
     points_value,
     rows_json,
 )
@@ -40,8 +42,14 @@ def _setting_json(entry: FantasySetting, notation: Notation) -> dict[str, Any]:
 
 
 def fantasyland(
-    hand_text: Annotated[
-        str, typer.Argument(metavar="HAND", help="The 13 to 17 cards dealt in fantasyland.")
+    hand_texts: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="HAND...",
+            help="The 13 to 17 cards dealt in fantasyland, in one argument or several; '-' "
+            "reads them from stdin.",
+            show_default=False,
+        ),
     ],
     stay_value: Annotated[
         str,
@@ -111,7 +119,8 @@ def fantasyland(
     from handsolver.solver.ofc import Objective, check_fantasy_hand, solve_fantasyland
 
     with user_errors():
-        deal = parse_deal(card_texts([hand_text]), hand_size=(13, 17))
+        # One hand, however many arguments it is typed in.
+        deal = parse_deal(card_texts([" ".join(hand_texts)]), hand_size=(13, 17))
         if len(deal.hands) != 1:
             raise InputError(f"one fantasyland hand, please: got {len(deal.hands)}")
         hand, notation = deal.hands[0], deal.notation
@@ -165,7 +174,7 @@ def fantasyland(
             f"{seed}) and played by the policy; the objective adds the mean score against them"
         )
     typer.echo(
-        f"cards: {notation.format_cards(hand)} ({len(hand)})   stay value: {value}   "
+        f"cards: {notation.format_cards(hand)} ({len(hand)})   stay value: {points_text(value)}   "
         f"stay rule: {stay_rule}{against}"
     )
     if answer.proven:
@@ -197,7 +206,7 @@ def fantasyland(
                 notation.format_cards(entry.discards) or "-",
                 f"{r.total} ({r.top}/{r.middle}/{r.bottom})",
                 "yes" if entry.stays else "no",
-                str(entry.objective),
+                points_text(entry.objective),
             ]
         )
     print_table(None, columns, rows, highlight=[0])

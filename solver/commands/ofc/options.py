@@ -32,6 +32,27 @@ StayRuleOption = Annotated[
     ),
 ]
 
+FantasyOption = Annotated[
+    str,
+    typer.Option(
+        "--fantasy",
+        metavar="progressive|flat",
+        help="Cards fantasyland deals: progressive (QQ 14, KK 15, AA 16, trips 17) or flat (14).",
+    ),
+]
+STAY_RULE_WORDS = {
+    "standard": "a board not fouled with trips on top, a full house or better in the middle, or "
+    "quads or better on the bottom",
+    "no-middle": "a board not fouled with trips on top or quads or better on the bottom",
+}
+"""What keeps fantasyland under each stay rule, as the help and ``ofc royalties`` say it."""
+FANTASY_WORDS = {
+    "progressive": "a board not fouled with QQ or better on top: QQ 14 cards, KK 15, AA 16, "
+    "trips 17",
+    "flat": "a board not fouled with QQ or better on top: 14 cards",
+}
+"""What earns fantasyland, and how many cards, under each fantasyland rule."""
+
 
 def ofc_rules(royalties: Path | None, stay_rule: str, fantasy: str = "progressive") -> OfcRules:
     """The rules of the options (the royalty file read bounded, named on error)."""
@@ -47,21 +68,47 @@ def ofc_rules(royalties: Path | None, stay_rule: str, fantasy: str = "progressiv
 
 
 def points_value(text: str, what: str) -> Fraction:
-    """A number of points as typed (``12``, ``12.5``, ``25/2``), exactly, from 0 to the maximum.
+    """A number of points as typed (``12``, ``12.5``, ``25/2``, ``1e2``), exactly, from 0 to
+    the maximum, read by :func:`~handsolver.models.numbers.parse_fraction`: ASCII digits only
+    (no ``1_000``), and digits and exponent bounded before the fraction is built.
 
     :raises InputError: naming the option and the text.
     """
     from handsolver.models.cards import InputError
+    from handsolver.models.numbers import parse_fraction
 
+    written = text.strip()
+    negative = written.startswith("-")
     try:
-        if len(text) > 40 or not text.isascii():
-            raise ValueError
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{what}: {text!r} is not a number of points") from None
+        value = parse_fraction(written[1:] if written[:1] in "+-" else written, what)
+    except InputError:
+        raise InputError(
+            f"{what}: {text[:40]!r} is not a number of points from 0 to {MAX_STAY_VALUE:,} "
+            "(such as 12, 12.5 or 25/2)"
+        ) from None
+    if negative and value:
+        value = -value
     if not 0 <= value <= MAX_STAY_VALUE:
-        raise InputError(f"{what} must be 0 to {MAX_STAY_VALUE:,}, got {text}")
+        raise InputError(f"{what} must be 0 to {MAX_STAY_VALUE:,}, got {written}")
     return value
+
+
+def points_text(value: Fraction) -> str:
+    """Points for a table: a whole number as it is, else a decimal, exact when it ends within
+    four places, else cut to four places and marked with an ellipsis (``--json`` keeps the
+    fraction).
+
+    >>> [points_text(Fraction(n, d)) for n, d in ((35, 1), (1024, 25), (-1, 8), (100, 3))]
+    ['35', '40.96', '-0.125', '33.3333…']
+    """
+    if value.denominator == 1:
+        return str(value.numerator)
+    sign = "-" if value < 0 else ""
+    scaled = abs(value) * 10**4
+    text = f"{int(scaled) // 10**4}.{int(scaled) % 10**4:04d}"
+    if scaled.denominator == 1:
+        return sign + text.rstrip("0")
+    return f"{sign}{text}…"
 
 
 def rows_json(setting: Any, notation: Notation) -> dict[str, list[str]]:

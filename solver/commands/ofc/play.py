@@ -110,6 +110,7 @@ def play(
           --vs "Qh Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 4h" --dead "5d 6s"
     """
     from handsolver.models.cards import InputError, notation_of, parse_cards
+    from handsolver.solver.ofc.deck import check_enough_unseen
     from handsolver.solver.ofc.play import Position
     from handsolver.solver.ofc.play import play as play_position
 
@@ -125,6 +126,7 @@ def play(
         rules = ofc_rules(royalties, "standard")
         value = points_value(fantasy_value, "--fantasy-value")
         position = Position(mine, cards, opponents, dead_cards)
+        check_enough_unseen(position)
         answer = play_position(
             position,
             rules,

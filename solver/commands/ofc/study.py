@@ -8,7 +8,12 @@ from typing import Annotated, Any
 import typer
 
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.ofc.options import RoyaltiesOption, StayRuleOption, ofc_rules
+from handsolver.solver.commands.ofc.options import (
+    FantasyOption,
+    RoyaltiesOption,
+    StayRuleOption,
+    ofc_rules,
+)
 from handsolver.solver.commands.options import (
     CheckpointOption,
     JsonOption,
@@ -23,8 +28,11 @@ from handsolver.solver.commands.progress import progress
 from handsolver.solver.commands.table import Column, print_table
 
 
-def _error(value: float, digits: int = 3) -> str:
-    return f"{value:.{digits}f}" if math.isfinite(value) else "n/a"
+def _error(value: float, digits: int = 3, percent: bool = False) -> str:
+    """A standard error as the tables print it: ``n/a`` where one hand leaves none."""
+    if not math.isfinite(value):
+        return "n/a"
+    return f"{value:.{digits}%}" if percent else f"{value:.{digits}f}"
 
 
 def study(
@@ -71,15 +79,7 @@ def study(
     seed: SeedOption = 0,
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
-    fantasy: Annotated[
-        str,
-        typer.Option(
-            "--fantasy",
-            metavar="progressive|flat",
-            help="Cards fantasyland deals: progressive (QQ 14, KK 15, AA 16, trips 17) or flat "
-            "(14).",
-        ),
-    ] = "progressive",
+    fantasy: FantasyOption = "progressive",
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
@@ -98,6 +98,7 @@ def study(
     """
     from handsolver.models.cards import InputError
     from handsolver.solver.ofc.study_run import run_study, study_checkpoint, study_key
+    from handsolver.solver.saved_files import kept_on_interrupt
 
     others = hands if size_hands is None else size_hands
     with user_errors():
@@ -107,22 +108,23 @@ def study(
         if resume and (path is None or not path.exists()):
             raise InputError("--resume: no checkpoint of this study to resume from")
         try:
-            result = run_study(
-                hands,
-                seed,
-                rules,
-                size_hands=others,
-                normal_hands=normal_hands,
-                opponents=opponents,
-                workers=workers,
-                scheduler=scheduler,
-                checkpoint=path,
-                resume=resume,
-                checkpoint_required=checkpoint is not None,
-                progress=lambda items, total, done, what: progress(
-                    items, total, f"ofc study: {what}", done=done
-                ),
-            )
+            with kept_on_interrupt(path, named=checkpoint is not None, resuming=resume):
+                result = run_study(
+                    hands,
+                    seed,
+                    rules,
+                    size_hands=others,
+                    normal_hands=normal_hands,
+                    opponents=opponents,
+                    workers=workers,
+                    scheduler=scheduler,
+                    checkpoint=path,
+                    resume=resume,
+                    checkpoint_required=checkpoint is not None,
+                    progress=lambda items, total, done, what: progress(
+                        items, total, f"ofc study: {what}", done=done
+                    ),
+                )
         except KeyboardInterrupt:
             from handsolver.solver.commands.errors import Interrupted
 
@@ -199,7 +201,7 @@ def study(
             [
                 item.size,
                 f"{item.royalties:.2f} ± {_error(item.royalties_stderr, 2)}",
-                f"{item.share_staying:.1%} ± {item.share_stderr:.1%}",
+                f"{item.share_staying:.1%} ± {_error(item.share_stderr, 1, percent=True)}",
                 f"{item.value:.2f} ± {_error(item.value_stderr, 2)}",
             ]
             for item in result.sizes

@@ -201,6 +201,7 @@ def game_command(
     Example: handsolver paigow game --way foxwoods --workers 2
     """
     from handsolver.solver.paigow.game_run import game_checkpoint, run_game
+    from handsolver.solver.saved_files import kept_on_interrupt
 
     with user_errors():
         house = way_from(way)
@@ -210,19 +211,20 @@ def game_command(
         if resume and (path is None or not path.exists()):
             raise InputError("--resume: no checkpoint of this game to resume from")
         try:
-            result = run_game(
-                house,
-                rules,
-                game_deck,
-                workers=workers,
-                scheduler=scheduler,
-                checkpoint=path,
-                resume=resume,
-                checkpoint_required=checkpoint is not None,
-                progress=lambda items, total, done: progress(
-                    items, total, "counting the whole game", done=done
-                ),
-            )
+            with kept_on_interrupt(path, named=checkpoint is not None, resuming=resume):
+                result = run_game(
+                    house,
+                    rules,
+                    game_deck,
+                    workers=workers,
+                    scheduler=scheduler,
+                    checkpoint=path,
+                    resume=resume,
+                    checkpoint_required=checkpoint is not None,
+                    progress=lambda items, total, done: progress(
+                        items, total, "counting the whole game", done=done
+                    ),
+                )
         except KeyboardInterrupt:
             from handsolver.solver.commands.errors import Interrupted
 
