@@ -243,6 +243,6 @@ def test_a_batch_positions_time_limit_counts_compiling(
         return True
 
     monkeypatch.setattr(game, "_compile_first", compiling)
-    job = (1, "", (Position(hands), STANDARD))
-    line = game._game_line(job, rules=SEED_RULES, time_limit=20.0, max_nodes=None, table_size=1000)
+    job = (1, "", (Position(hands), STANDARD, SEED_RULES))
+    line = game._game_line(job, time_limit=20.0, max_nodes=None, table_size=1000)
     assert [p["forced_win"] for p in json.loads(line)["players"]] == [None, None]
