@@ -19,8 +19,9 @@ import numpy as np
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet, cards_of
 from handsolver.solver.big2.game import kernel
-from handsolver.solver.big2.game.search import GameSearch, OutOfBudget, PlayerPlays
-from handsolver.solver.big2.game.state import DEUCE_KEY, State
+from handsolver.solver.big2.game.plays import DEUCE_KEY, HandPlays, PlayTuple
+from handsolver.solver.big2.game.search import DEFAULT_TABLE_SIZE, GameSearch, OutOfBudget
+from handsolver.solver.big2.game.state import DealState, Outcome
 
 #: The most cards a hand may hold for the compiled search: the fewest plays of every part of
 #: a hand are kept in an array of 2**cards entries.
@@ -30,6 +31,9 @@ SLICE = 1 << 16
 # The kernel's arguments are arrays that numba's typing does not follow.
 _search = cast(Callable[..., int], kernel.search)
 _CODES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6}
+_SIZES = {0: 0, **{code: size for size, code in _CODES.items()}}
+_list_moves = cast(Callable[..., None], kernel.list_moves)
+_play = cast(Callable[..., int], kernel.play)
 
 
 def fits(hands: tuple[CardSet, ...]) -> bool:
@@ -54,7 +58,7 @@ class CompiledSearch(GameSearch):
         *,
         max_nodes: int | None = None,
         deadline: float | None = None,
-        table_size: int = 2_000_000,
+        table_size: int = DEFAULT_TABLE_SIZE,
         progress: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__(
@@ -77,9 +81,10 @@ class CompiledSearch(GameSearch):
         # Singles take every card's key, so that a deuce to beat is known by its rank alone.
         strengths: dict[int, set[int]] = {1: set(range(52))}
         for mine in self.plays:
-            for size, (listed, _) in mine.by_size.items():
+            for size, (listed, _) in mine.replies.items():
                 strengths.setdefault(size, set()).update(listed)
         self._ranked = {size: sorted(values) for size, values in strengths.items()}
+        self._rows: list[list[PlayTuple]] = [[] for _ in range(players)]  # the kernel's plays
         self._arrays = self._game_arrays(offsets)
         slots = _table_slots(table_size)
         self._table = (
@@ -166,7 +171,7 @@ class CompiledSearch(GameSearch):
     def _player_arrays(
         self,
         player: int,
-        mine: PlayerPlays,
+        mine: HandPlays,
         pmask: np.ndarray,
         pcode: np.ndarray,
         prank: np.ndarray,
@@ -176,16 +181,18 @@ class CompiledSearch(GameSearch):
         """Fill the player's plays grouped by size code, by strength within; the index of each
         play's mask."""
         index: dict[CardSet, int] = {}
+        rows = self._rows[player]
         at = 0
-        for size in sorted(mine.by_size, key=_CODES.__getitem__):
+        for size in sorted(mine.replies, key=_CODES.__getitem__):
             code = _CODES[size]
-            strengths, masks = mine.by_size[size]
             bstart[code] = at
-            for strength, mask in zip(strengths, masks, strict=True):
+            # Equal strengths by mask, the order of the Python search's replies.
+            for mask, _, strength in sorted(mine.replies[size][1], key=lambda p: (p[2], p[0])):
                 pmask[at] = self._local(player, mask)
                 pcode[at] = code
                 prank[at] = self._rank(size, strength)
                 index[mask] = at
+                rows.append((mask, size, strength))
                 at += 1
             bend[code] = at
         return index
@@ -212,13 +219,14 @@ class CompiledSearch(GameSearch):
                 return int(fewest[player, self._local(player, hand)])
         return super().fewest_plays(hand)
 
-    def wins(self, state: State, target: int) -> bool:
+    def wins(self, state: DealState, target: int) -> bool:
         return self._run(state, target, kernel.WINS, 0)
 
-    def wins_within(self, state: State, target: int, plies: int) -> bool:
+    def wins_within(self, state: DealState, target: int, plies: int) -> bool:
         return self._run(state, target, kernel.WITHIN, min(plies, kernel.NO_BOUND - 1))
 
-    def _run(self, state: State, target: int, mode: int, plies: int) -> bool:
+    def _load(self, state: DealState, plies: int = 0) -> None:
+        """Write ``state`` to the stack's first frame, with ``plies`` turns left."""
         hands, mover, size, strength, by, passed = state
         st_hands, st_info, _ = self._stack
         for p, hand in enumerate(hands):
@@ -232,6 +240,42 @@ class CompiledSearch(GameSearch):
             passed,
             plies,
         )
+
+    def _frame(self, frame: int) -> DealState:
+        """The state a frame of the stack holds (its play to beat one of the hands' plays)."""
+        st_hands, st_info, _ = self._stack
+        hands = tuple(
+            sum(1 << card for j, card in enumerate(cards) if int(st_hands[frame, p]) >> j & 1)
+            for p, cards in enumerate(self._cards)
+        )
+        mover, code, rank, by, passed = (int(value) for value in st_info[frame, : kernel.DEPTH])
+        size = _SIZES[code]
+        strength = self._ranked[size][rank - 1] if size else 0
+        return DealState(hands, mover, size, strength, by, passed)
+
+    # -- one step of the kernel, for the lockstep tests ----------------------------------
+
+    def compiled_moves(self, state: DealState) -> list[PlayTuple]:
+        """The moves the kernel lists in ``state``, in its order (:meth:`moves`'s), a pass
+        ``(0, 0, 0)``."""
+        self._load(state)
+        _list_moves(0, *self._stack, *self._arrays[:1], *self._arrays[2:], *self._scratch[3:])
+        _, st_info, st_moves = self._stack
+        mover = state.to_move
+        return [
+            self._rows[mover][row] if row >= 0 else (0, 0, 0)
+            for row in st_moves[0, : st_info[0, kernel.NMOVES]]
+        ]
+
+    def compiled_after(self, state: DealState, index: int) -> Outcome:
+        """The kernel's state after its ``index``-th move of :meth:`compiled_moves`."""
+        self.compiled_moves(state)
+        params, _, pmask, pcode, prank = self._arrays[:5]
+        out = _play(0, index, *self._stack, params, pmask, pcode, prank)
+        return int(out) if out >= 0 else self._frame(1)
+
+    def _run(self, state: DealState, target: int, mode: int, plies: int) -> bool:
+        self._load(state, plies)
         ctl = self._ctl
         ctl[:] = (0, kernel.ENTER, 0, self.nodes, target, mode)
         while True:

@@ -260,7 +260,7 @@ def _sure_out(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _list_moves(  # type: ignore[no-untyped-def]
+def list_moves(  # type: ignore[no-untyped-def]
     sp,
     st_hands,
     st_info,
@@ -341,7 +341,7 @@ def _list_moves(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank):  # type: ignore[no-untyped-def]
+def play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank):  # type: ignore[no-untyped-def]
     """Write the state after the frame's ``k``-th move to frame ``sp + 1``
     (:meth:`GameSearch.after`); the mover's number when the move empties the hand, else -1."""
     players = params[PLAYERS]
@@ -503,7 +503,7 @@ def search(  # type: ignore[no-untyped-def]
             ):
                 resolved = mine
             else:
-                _list_moves(
+                list_moves(
                     sp,
                     st_hands,
                     st_info,
@@ -533,7 +533,7 @@ def search(  # type: ignore[no-untyped-def]
                     resolved = 1 - mine
                     break
                 st_info[sp, NEXT] = k + 1
-                winner = _play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank)
+                winner = play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank)
                 if winner < 0:
                     pushed = True
                     break

@@ -34,10 +34,12 @@ from typing import Literal
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name, cards_of
-from handsolver.solver.big2.game.search import GameSearch, OutOfBudget, play_of
-from handsolver.solver.big2.game.state import State
+from handsolver.solver.big2.game.plays import PlayTuple
+from handsolver.solver.big2.game.search import DEFAULT_TABLE_SIZE, GameSearch, OutOfBudget, play_of
+from handsolver.solver.big2.game.state import DealState, Outcome
 
 __all__ = [
+    "DEFAULT_TABLE_SIZE",
     "GameResult",
     "LineStep",
     "MoveVerdict",
@@ -47,7 +49,6 @@ __all__ = [
     "solve_position",
 ]
 
-DEFAULT_TABLE_SIZE = 2_000_000
 #: Which search :func:`solve_position` runs.
 Kernel = Literal["auto", "compiled", "python"]
 #: The most cards in all the hands for which ``kernel="auto"`` runs the Python search.
@@ -190,14 +191,14 @@ def check_position(position: Position, rules: Rules = SEED_RULES) -> Position:
     )
 
 
-def root_state(position: Position, rules: Rules) -> State:
+def root_state(position: Position, rules: Rules) -> DealState:
     """The search's state for a checked position."""
     passed = sum(1 << player for player in position.passed)
     if position.beat is None:
-        return (position.hands, position.to_move, 0, 0, -1, 0)
+        return DealState(position.hands, position.to_move, 0, 0, -1, 0)
     assert position.by is not None
     beat = position.beat
-    return (
+    return DealState(
         position.hands,
         position.to_move,
         beat.kind.size,
@@ -281,7 +282,7 @@ def solve_position(
     moves.sort(key=lambda move: (not move[0], -move[1], move[2]))
     children = [search.after(root, move) for move in moves]
 
-    def value(child: State | int, target: int) -> bool | None:
+    def value(child: Outcome, target: int) -> bool | None:
         if isinstance(child, int):
             return child == target
         try:
@@ -336,8 +337,8 @@ def solve_position(
 
 def _line(
     search: GameSearch,
-    moves: list[Move],
-    children: list[State | int],
+    moves: list[PlayTuple],
+    children: list[Outcome],
     mover: int,
     winner: int,
     max_nodes: int | None,
@@ -356,29 +357,25 @@ def _line(
     return (), False
 
 
-#: A play as the search lists it: (mask, size, strength); (0, 0, 0) is a pass.
-Move = tuple[CardSet, int, int]
-
-
 def _steps(
     search: GameSearch,
-    moves: list[Move],
-    children: list[State | int],
+    moves: list[PlayTuple],
+    children: list[Outcome],
     mover: int,
     first: int,
-    good: Callable[[int, State | int, int], bool],
+    good: Callable[[int, Outcome, int], bool],
 ) -> tuple[LineStep, ...]:
     """The line that starts with the root's move ``first`` and then, at each turn, takes the
     mover's first move (in search order) whose result ``good(player, child, turn)`` accepts,
     the turns counted from 1 after the root's."""
 
-    def step(player: int, move: Move) -> LineStep:
+    def step(player: int, move: PlayTuple) -> LineStep:
         return LineStep(player, play_of(search, player, move[0]) if move[0] else None)
 
     steps = [step(mover, moves[first])]
     state, turn = children[first], 1
     while not isinstance(state, int):
-        player = state[1]
+        player = state.to_move
         for move in search.moves(state):
             child = search.after(state, move)
             if good(player, child, turn):
@@ -388,7 +385,7 @@ def _steps(
     return tuple(steps)
 
 
-def _within(search: GameSearch, child: State | int, winner: int, plies: int) -> bool:
+def _within(search: GameSearch, child: Outcome, winner: int, plies: int) -> bool:
     if isinstance(child, int):
         return child == winner
     return search.wins_within(child, winner, plies)
@@ -396,8 +393,8 @@ def _within(search: GameSearch, child: State | int, winner: int, plies: int) -> 
 
 def _fastest_line(
     search: GameSearch,
-    moves: list[Move],
-    children: list[State | int],
+    moves: list[PlayTuple],
+    children: list[Outcome],
     mover: int,
     winner: int,
 ) -> tuple[LineStep, ...]:
@@ -417,7 +414,7 @@ def _fastest_line(
             i for i, child in enumerate(children) if not _within(search, child, winner, plies - 2)
         )
 
-    def good(player: int, child: State | int, turn: int) -> bool:
+    def good(player: int, child: Outcome, turn: int) -> bool:
         # The winner keeps to a win in the turns left; the others to a move that delays it.
         left = plies - 1 - turn
         if player == winner:
@@ -429,15 +426,15 @@ def _fastest_line(
 
 def _winning_line(
     search: GameSearch,
-    moves: list[Move],
-    children: list[State | int],
+    moves: list[PlayTuple],
+    children: list[Outcome],
     mover: int,
     winner: int,
 ) -> tuple[LineStep, ...]:
     """A line in which the winner keeps to proven winning moves and the others take their
     first legal move."""
 
-    def good(player: int, child: State | int, turn: int) -> bool:
+    def good(player: int, child: Outcome, turn: int) -> bool:
         if player != winner:
             return True
         return child == winner if isinstance(child, int) else search.wins(child, winner)

@@ -24,11 +24,10 @@ import numpy as np
 from numba import njit
 
 from handsolver.solver.big2.game.kernel import popcount
+from handsolver.solver.big2.game.plays import DEUCE_KEY
+from handsolver.solver.big2.table.playout import BREAK_AT, DANGER_AT  # constants to numba
 
 GREEDY, SHED = 0, 1
-DEUCE_KEY = 48
-BREAK_AT = 4
-DANGER_AT = 2
 MAX_DEPTH = 64
 """More of one seat's turns than a line can hold: between two of them a card is played."""
 # A line search's answers.
@@ -89,7 +88,25 @@ def _beating(deal, s, hand, size, strength, out):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _choice(policy, deal, s, hand, size, strength, danger, scratch):  # type: ignore[no-untyped-def]
+def legal_moves(deal, s, hand, size, strength, out):  # type: ignore[no-untyped-def]
+    """Fill ``out`` with seat ``s``'s legal moves (indices; -1 a pass) in the order of
+    :meth:`~handsolver.solver.big2.game.state.DealState.legal_moves`; their number."""
+    if size == 0:
+        n = 0
+        d_masks, counts = deal[0], deal[3]
+        for j in range(counts[s]):
+            mask = d_masks[s, j]
+            if mask & hand == mask:
+                out[n] = j
+                n += 1
+        return n
+    n = _beating(deal, s, hand, size, strength, out)
+    out[n] = -1
+    return n + 1
+
+
+@njit(cache=True)
+def choice(policy, deal, s, hand, size, strength, danger, scratch):  # type: ignore[no-untyped-def]
     """The play (an index) ``policy`` makes for seat ``s``, or -1 for a pass."""
     d_masks, d_sizes, d_strengths, counts = deal[0], deal[1], deal[2], deal[3]
     if size == 0:
@@ -160,15 +177,15 @@ def play_until(deal, pass_final, policies, hands, meta, until, scratch):  # type
         danger = 0
         if policy != GREEDY:
             danger = _fewest_of_others(hands, mover)
-        k = _choice(policy, deal, mover, hands[mover], meta[1], meta[2], danger, scratch)
-        out = _after(deal, pass_final, hands, meta, k)
+        k = choice(policy, deal, mover, hands[mover], meta[1], meta[2], danger, scratch)
+        out = after(deal, pass_final, hands, meta, k)
         if out >= 0:
             return out
     return -1
 
 
 @njit(cache=True, inline="always")
-def _after(deal, pass_final, hands, meta, k):  # type: ignore[no-untyped-def]
+def after(deal, pass_final, hands, meta, k):  # type: ignore[no-untyped-def]
     """The seat to move makes play ``k`` (-1: a pass), in place: -1, or that seat when the play
     empties its hand."""
     d_masks, d_sizes, d_strengths = deal[0], deal[1], deal[2]
@@ -243,7 +260,7 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
     """:func:`~handsolver.solver.big2.table.line_search.winning_line`: WON, LOST or OUT_OF_NODES.
     ``first``: the seat's policies whose moves it tries first; ``t_used[0]``: the states in
     the table (the caller keeps room for ``max_nodes`` more)."""
-    d_masks, counts = deal[0], deal[3]
+    d_masks = deal[0]
     t_hands, t_meta, t_used = table
     players = hands0.shape[0]
     width = d_masks.shape[1] + 1
@@ -281,7 +298,7 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
         k = -3
         while st_phase[sp] < first.shape[0]:
             danger = _fewest_of_others(st_hands[sp], seat)
-            move = _choice(first[st_phase[sp]], deal, seat, hand, size, strength, danger, scratch)
+            move = choice(first[st_phase[sp]], deal, seat, hand, size, strength, danger, scratch)
             st_phase[sp] += 1
             if move != st_tried[sp, 0] and move != st_tried[sp, 1]:
                 st_tried[sp, st_phase[sp] - 1] = move
@@ -289,20 +306,7 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
                 break
         if k == -3:
             if st_count[sp] < 0:
-                n = 0
-                if size == 0:
-                    for j in range(counts[seat]):
-                        mask = d_masks[seat, j]
-                        if mask & hand == mask:
-                            st_moves[sp, n] = j
-                            n += 1
-                else:
-                    n = _beating(deal, seat, hand, size, strength, scratch)
-                    for j in range(n):
-                        st_moves[sp, j] = scratch[j]
-                    st_moves[sp, n] = -1
-                    n += 1
-                st_count[sp] = n
+                st_count[sp] = legal_moves(deal, seat, hand, size, strength, st_moves[sp])
                 st_cursor[sp] = 0
             while st_cursor[sp] < st_count[sp]:
                 move = st_moves[sp, st_cursor[sp]]
@@ -320,7 +324,7 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
             continue
         hands[:] = st_hands[sp]
         meta[:] = st_meta[sp]
-        out = _after(deal, pass_final, hands, meta, k)
+        out = after(deal, pass_final, hands, meta, k)
         if out < 0:
             out = play_until(deal, pass_final, policies, hands, meta, seat, scratch)
         if out >= 0:
