@@ -11,7 +11,7 @@ import pytest
 from handsolver.models.big2 import SEED_RULES, Play, Rules, legal_plays, make_rules
 from handsolver.models.big2_order import beats, play_strength
 from handsolver.models.cards import CardSet, cards_of, mask_of
-from handsolver.solver.big2.game.state import DealState, after
+from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.playout import (
     BREAK_AT,
     DANGER_AT,
@@ -156,7 +156,7 @@ def test_after_moves_as_the_table_does(rules: Rules, players: int) -> None:
             tupled = (
                 None if move is None else (move.mask, move.kind.size, play_strength(move, rules))
             )
-            got = after(state_of(table), tupled, rules)
+            got = state_of(table).after(tupled, rules)
             nxt = table.after(move)
             assert got == (nxt.winner if nxt.winner is not None else state_of(nxt))
 

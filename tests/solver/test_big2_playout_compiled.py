@@ -19,7 +19,7 @@ from handsolver.solver.big2.table.playout import (
     play_until,
     shed_choice,
 )
-from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedTable
+from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedStates
 from handsolver.solver.big2.table.strategies import greedy_move
 from handsolver.solver.big2.table.tournament_games import dealt_hands
 from handsolver.solver.big2.table.tree_search import PlayerTree
@@ -52,7 +52,7 @@ def test_the_compiled_path_gives_the_python_answers(profile: str) -> None:
         plays = [hand_plays(hand, rules) for hand in hands]
         deal = CompiledDeal(plays, rules)
         refuted: set[DealState] = set()
-        table = RefutedTable(players, slots=8)  # small, to grow during the walk
+        table = RefutedStates(players, slots=8)  # small, to grow during the walk
         first = rng.choice(FIRSTS)
         state: Outcome = DealState(hands, rng.randrange(players), 0, 0, -1, 0)
         while not isinstance(state, int):

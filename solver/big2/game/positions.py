@@ -34,6 +34,7 @@ from typing import Literal
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name, cards_of
+from handsolver.solver.big2.game.kernel_layout import MOST_CARDS
 from handsolver.solver.big2.game.plays import PlayTuple
 from handsolver.solver.big2.game.search import DEFAULT_TABLE_SIZE, GameSearch, OutOfBudget, play_of
 from handsolver.solver.big2.game.state import DealState, Outcome
@@ -51,7 +52,8 @@ __all__ = [
 
 #: Which search :func:`solve_position` runs.
 Kernel = Literal["auto", "compiled", "python"]
-#: The most cards in all the hands for which ``kernel="auto"`` runs the Python search.
+#: The most cards in all the hands for which ``kernel="auto"`` runs the Python search (where
+#: loading numba would take longer than the search; not the compiled search's limit a hand).
 AUTO_CARDS = 20
 
 
@@ -225,7 +227,7 @@ def _search_class(hands: tuple[CardSet, ...], kernel: Kernel) -> type[GameSearch
     if fits(hands):
         return CompiledSearch
     if kernel == "compiled":
-        raise InputError("the compiled search takes hands of at most 20 cards")
+        raise InputError(f"the compiled search takes hands of at most {MOST_CARDS} cards")
     return GameSearch
 
 
@@ -256,9 +258,9 @@ def solve_position(
     (a few hundred bytes each in Python, 20 compiled).  ``progress`` is called with the nodes
     searched so far, now and then.  ``kernel`` chooses the search: ``"compiled"`` (numba),
     ``"python"``, or ``"auto"``: compiled where numba loads, the hands hold more than
-    :data:`AUTO_CARDS` cards in all and none more than 20.  Both search the same positions in
-    the same order and give the same answers; the compiled one is many times faster once
-    numba has loaded.
+    :data:`AUTO_CARDS` cards in all and none more than :data:`~.kernel_layout.MOST_CARDS`
+    (20).  Both search the same positions in the same order and give the same answers; the
+    compiled one is many times faster once numba has loaded.
 
     :raises InputError: for a position :func:`check_position` rejects.
     """

@@ -8,9 +8,9 @@ search: the target player's turns are OR nodes, everybody else's are AND nodes (
 as one side).  What makes it fast enough:
 
 * every play of each player's starting hand is listed once, by size and strength
-  (:class:`~.plays.HandPlays`); in a subtree
-  a player's plays are the listed ones inside the current hand (one AND per play), and the
-  replies to a play are the listed ones above its strength (a bisection);
+  (:class:`~.plays.HandPlays`); in a subtree a player's plays are the listed ones inside the
+  current hand (one AND per play), and the replies to a play are the listed ones above its
+  strength (a bisection);
 * a transposition table per target player maps a state to its proven value (the game has no
   cycles: every trick ends after one round of passes, so values are exact); the table's key
   lowers the play to beat to the strongest play still held at or below it
@@ -75,8 +75,8 @@ class GameSearch:
         self.table_size = table_size
         self.progress = progress
         self.nodes = 0
-        self._tables: dict[int, dict[DealState, bool]] = {}
-        self._within_tables: dict[int, dict[DealState, tuple[int, int]]] = {}
+        self._proven: dict[int, dict[DealState, bool]] = {}
+        self._within: dict[int, dict[DealState, tuple[int, int]]] = {}
         self._moves: dict[tuple[int, CardSet, int, int], list[PlayTuple]] = {}
         self._fewest: dict[CardSet, int] = {}
         self._best: dict[tuple[int, CardSet, int], int] = {}
@@ -260,32 +260,32 @@ class GameSearch:
 
         :raises OutOfBudget: when the budget runs out first.
         """
-        table = self._tables.setdefault(target, {})
+        entries = self._proven.setdefault(target, {})
         moves, after, sure_out, count = self.moves, self.after, self.sure_out, self._count_node
         key_of = self.key_of
         limit = self.table_size
 
         def win(state: DealState) -> bool:
             key = key_of(state)
-            known = table.get(key)
+            known = entries.get(key)
             if known is not None:
                 return known
             count()
             hands, mover, size = state.hands, state.to_move, state.size
-            mine = mover == target
+            ours = mover == target
             if size == 0 and sure_out(hands, mover):
-                table[key] = mine
-                return mine
-            result = not mine
+                entries[key] = ours
+                return ours
+            result = not ours
             for move in moves(state):
                 child = after(state, move)
                 value = child == target if isinstance(child, int) else win(child)
-                if value == mine:
-                    result = mine
+                if value == ours:
+                    result = ours
                     break
-            if len(table) >= limit:
-                table.clear()
-            table[key] = result
+            if len(entries) >= limit:
+                entries.clear()
+            entries[key] = result
             return result
 
         return win(state)
@@ -313,22 +313,22 @@ class GameSearch:
     def wins_within(self, state: DealState, target: int, plies: int) -> bool:
         """Whether ``target`` can force going out first within ``plies`` turns (passes count).
 
-        The table keeps, per state, the most plies known too few and the fewest known enough.
+        The entries keep, per state, the most plies known too few and the fewest known enough.
         """
-        table = self._within_tables.setdefault(target, {})
+        entries = self._within.setdefault(target, {})
         moves, after, count, least = self.moves, self.after, self._count_node, self.least_plies
         key_of = self.key_of
         limit = self.table_size
         # Where the target cannot force going out at all, it cannot within any bound either.
-        proven = self._tables.get(target, {})
+        proven = self._proven.get(target, {})
         # With two players, a position the other can force is lost for the target.
-        rival = self._tables.get(1 - target, {}) if self.players == 2 else {}
+        rival = self._proven.get(1 - target, {}) if self.players == 2 else {}
 
         def within(state: DealState, depth: int) -> bool:
             if depth <= 0:
                 return False
             key = key_of(state)
-            too_few, enough = table.get(key, (0, 1 << 30))
+            too_few, enough = entries.get(key, (0, 1 << 30))
             if depth <= too_few:
                 return False
             if depth >= enough:
@@ -336,23 +336,23 @@ class GameSearch:
             if least(state, target) > depth or proven.get(key) is False or rival.get(key) is True:
                 return False
             count()
-            mine = state.to_move == target
-            result = not mine
+            ours = state.to_move == target
+            result = not ours
             for move in moves(state):
                 child = after(state, move)
                 if isinstance(child, int):
                     value = child == target
                 else:
                     value = within(child, depth - 1)
-                if value == mine:
-                    result = mine
+                if value == ours:
+                    result = ours
                     break
-            if len(table) >= limit:
-                table.clear()
+            if len(entries) >= limit:
+                entries.clear()
             if result:
-                table[key] = (too_few, min(enough, depth))
+                entries[key] = (too_few, min(enough, depth))
             else:
-                table[key] = (max(too_few, depth), enough)
+                entries[key] = (max(too_few, depth), enough)
             return result
 
         return within(state, plies)

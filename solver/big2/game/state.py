@@ -7,7 +7,7 @@ the trick (where passes are final), as bits.  Its API is that of a game state in
 library: :meth:`~DealState.legal_moves`, :meth:`~DealState.after` (the state a move leads to,
 or the winner once a hand is empty), :func:`winner` and :meth:`~DealState.seen_since` (what a
 seat sees of the moves between two states).  A move is a play (:data:`PlayTuple`) or None for
-a pass.
+a pass (:data:`PlayOrPass`).
 
 The trick rules, written here once: seats move in turn; a play must beat the play to beat (on
 a lead, any play); where passes are final a seat that passed is skipped until the trick ends;
@@ -44,12 +44,13 @@ __all__ = [
     "DealState",
     "Observation",
     "Outcome",
+    "PlayOrPass",
     "PlayTuple",
-    "State",
-    "after",
     "winner",
 ]
 
+PlayOrPass = PlayTuple | None
+"""A move of the machine: a play, or None for a pass."""
 Observation = tuple[tuple[CardSet, ...], int, int, int, int]
 """What a seat sees between two states (:meth:`DealState.seen_since`): the cards each seat
 played, and the trick then (size and strength of the play to beat, who made it, who passed)."""
@@ -69,7 +70,7 @@ class DealState(NamedTuple):
     passed: int
     """The seats out of this trick, as bits (only where passes are final)."""
 
-    def legal_moves(self, plays: HandPlays) -> list[PlayTuple | None]:
+    def legal_moves(self, plays: HandPlays) -> list[PlayOrPass]:
         """The legal moves of the seat to move, whose plays (of its hand now or of any hand
         holding it) are ``plays``: on a lead every play, the most cards first and the lowest
         first; on a play to beat the plays that beat it, lowest first, then None (a pass)."""
@@ -78,7 +79,7 @@ class DealState(NamedTuple):
             return [play for play in plays.leads if play[0] & hand == play[0]]
         return [*beating_plays(plays, hand, size, self.strength), None]
 
-    def after(self, move: PlayTuple | None, rules: Rules) -> Outcome:
+    def after(self, move: PlayOrPass, rules: Rules) -> Outcome:
         """The state after the seat to move makes ``move`` (None: a pass; it must be legal),
         or that seat's number when the play empties its hand."""
         hands, mover, size, strength, by, passed = self
@@ -115,14 +116,6 @@ _new = tuple.__new__
 
 Outcome = DealState | int
 """What a move leads to: the next state, or the seat that went out (the winner)."""
-
-State = DealState
-"""The older name of :class:`DealState`."""
-
-
-def after(state: DealState, move: PlayTuple | None, rules: Rules) -> Outcome:
-    """:meth:`DealState.after`, as a function of the state."""
-    return DealState.after(state, move, rules)
 
 
 def winner(outcome: Outcome) -> int | None:

@@ -35,8 +35,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.game.plays import HandPlays, PlayTuple
-from handsolver.solver.big2.game.state import DealState, Outcome
+from handsolver.solver.big2.game.plays import HandPlays
+from handsolver.solver.big2.game.state import DealState, Outcome, PlayOrPass
 from handsolver.solver.big2.table.playout import Policy, play_out, play_until
 
 __all__ = ["DealPlays", "deal_won", "winning_line"]
@@ -62,22 +62,22 @@ def winning_line(
     ``refuted``: positions known lost, added to as the search proves more (see the module)."""
     nodes = 0
 
-    def wins(position: Outcome) -> bool:
+    def wins(outcome: Outcome) -> bool:
         nonlocal nodes
-        if isinstance(position, int):
-            return position == seat
-        if position in refuted:
+        if isinstance(outcome, int):
+            return outcome == seat
+        if outcome in refuted:
             return False
         nodes += 1
         if nodes > max_nodes:
             raise _OutOfNodes
-        for move in _moves(plays[seat], position, seat, first):
-            child = position.after(move, rules)
+        for move in _moves(plays[seat], outcome, seat, first):
+            child = outcome.after(move, rules)
             if not isinstance(child, int):
                 child = play_until(plays, child, rules, policies, seat)
             if wins(child):
                 return True
-        refuted.add(position)
+        refuted.add(outcome)
         return False
 
     start = play_until(plays, state, rules, policies, seat)
@@ -101,14 +101,14 @@ def deal_won(
     ``policies``: played out by each of the ``first`` policies in turn (a win in either
     counts), else, with ``line_nodes`` set, by a line :func:`winning_line` finds within that
     budget.  ``policies[seat]`` is set for the playouts and put back after them."""
-    mine = policies[seat]
+    own = policies[seat]
     try:
         for policy in first:
             policies[seat] = policy
             if play_out(plays, state, rules, policies) == seat:
                 return True
     finally:
-        policies[seat] = mine
+        policies[seat] = own
     if not line_nodes:
         return False
     return bool(winning_line(plays, state, seat, rules, policies, first, line_nodes, refuted))
@@ -116,12 +116,12 @@ def deal_won(
 
 def _moves(
     mine: HandPlays, state: DealState, seat: int, first: Sequence[Policy]
-) -> Iterator[PlayTuple | None]:
+) -> Iterator[PlayOrPass]:
     """The seat's legal moves, those of the ``first`` policies first (see the module)."""
     hands, _, size, strength, _, _ = state
     hand = hands[seat]
     danger = min(count.bit_count() for other, count in enumerate(hands) if other != seat)
-    tried: list[PlayTuple | None] = []
+    tried: list[PlayOrPass] = []
     for policy in first:
         move = policy(mine, hand, size, strength, danger, 0)
         if move not in tried:

@@ -48,11 +48,10 @@ from handsolver.models.cards import CardSet
 from handsolver.solver.big2.game.plays import (
     DEUCE_KEY,
     HandPlays,
-    PlayTuple,
     beating_plays,
     hand_plays,
 )
-from handsolver.solver.big2.game.state import DealState, Outcome
+from handsolver.solver.big2.game.state import DealState, Outcome, PlayOrPass
 
 __all__ = [
     "BREAK_AT",
@@ -67,7 +66,7 @@ __all__ = [
     "shed_choice",
 ]
 
-Policy = Callable[[HandPlays, CardSet, int, int, int, CardSet], PlayTuple | None]
+Policy = Callable[[HandPlays, CardSet, int, int, int, CardSet], PlayOrPass]
 """(the mover's plays, the mover's hand, size and strength of the play to beat (size 0 on a
 lead), the fewest cards an opponent holds, cards a lead must hold) -> a play, or None for a
 pass."""
@@ -78,7 +77,7 @@ _NIBBLE = 15
 
 def greedy_choice(
     mine: HandPlays, hand: CardSet, size: int, strength: int, danger: int, must: CardSet
-) -> PlayTuple | None:
+) -> PlayOrPass:
     """The greedy rule (see the module)."""
     if size == 0:
         for play in mine.leads:
@@ -109,7 +108,7 @@ def _keeps_groups(mask: CardSet, hand: CardSet) -> bool:
 
 def shed_choice(
     mine: HandPlays, hand: CardSet, size: int, strength: int, danger: int, must: CardSet
-) -> PlayTuple | None:
+) -> PlayOrPass:
     """The playout policy (see the module)."""
     if size == 0:
         if hand in mine.kinds and hand & must == must:

@@ -9,9 +9,9 @@ of a deal in play (:class:`~handsolver.solver.big2.game.state.DealState`).
 >>> hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
 >>> deal = CompiledDeal([hand_plays(hand, SEED_RULES) for hand in hands], SEED_RULES)
 >>> state = DealState(hands, 0, 0, 0, -1, 0)
->>> deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 0, RefutedTable(2))
+>>> deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 0, RefutedStates(2))
 False
->>> deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 100, RefutedTable(2))
+>>> deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 100, RefutedStates(2))
 True
 
 (as in :mod:`.line_search`: greedy's line loses, the queen led first wins).
@@ -26,12 +26,14 @@ from typing import cast
 import numpy as np
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.game.plays import HandPlays, PlayTuple
-from handsolver.solver.big2.game.state import DealState, Outcome
+from handsolver.solver.big2.game.kernel import size_code
+from handsolver.solver.big2.game.kernel_layout import SIZE_CODES
+from handsolver.solver.big2.game.plays import HandPlays
+from handsolver.solver.big2.game.state import DealState, Outcome, PlayOrPass
 from handsolver.solver.big2.table import playout_kernel as kernel
 from handsolver.solver.big2.table.playout import Policy, greedy_choice, shed_choice
 
-__all__ = ["CompiledDeal", "RefutedTable"]
+__all__ = ["CompiledDeal", "RefutedStates"]
 
 _CODES: dict[Policy, int] = {greedy_choice: kernel.GREEDY, shed_choice: kernel.SHED}
 # The kernel's functions, typed for the calls here (numba's dispatchers are untyped).
@@ -41,7 +43,7 @@ _play_until = cast(Callable[..., int], kernel.play_until)
 _legal_moves = cast(Callable[..., int], kernel.legal_moves)
 _after = cast(Callable[..., int], kernel.after)
 _choice = cast(Callable[..., int], kernel.choice)
-_FIRST_TABLE = 1 << 12
+_FIRST_SLOTS = 1 << 12
 
 
 _ARRAYS: dict[tuple[Policy, ...], np.ndarray] = {}
@@ -65,21 +67,21 @@ def _seat_arrays(mine: HandPlays) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     cached) recur in every deal of a decision."""
     leads = np.array(mine.leads, np.int64).reshape(-1, 3)
     index = {play[0]: k for k, play in enumerate(mine.leads)}
-    replies = np.zeros((7, max(1, len(leads))), np.int64)
-    n_replies = np.zeros(7, np.int64)
+    replies = np.zeros((SIZE_CODES, max(1, len(leads))), np.int64)
+    n_replies = np.zeros(SIZE_CODES, np.int64)
     for size, (_, listed) in mine.replies.items():
-        code = size if size <= 5 else 6
+        code = int(size_code(size))
         n_replies[code] = len(listed)
         replies[code, : len(listed)] = [index[play[0]] for play in listed]
     bombs = np.array([index[play[0]] for play in mine.bombs], np.int64)
     return leads, replies, n_replies, bombs
 
 
-class RefutedTable:
+class RefutedStates:
     """Positions the line search proved lost, for the deals of one decision (a state holds every
     hand, so a refutation holds wherever it comes up); grown before it is half full."""
 
-    def __init__(self, players: int, slots: int = _FIRST_TABLE) -> None:
+    def __init__(self, players: int, slots: int = _FIRST_SLOTS) -> None:
         self.hands = np.zeros((slots, players), np.int64)
         self.meta = np.full(slots, -1, np.int64)
         self.used = np.zeros(1, np.int64)
@@ -129,8 +131,8 @@ class CompiledDeal:
         sizes = np.zeros((players, width), np.int64)
         strengths = np.zeros((players, width), np.int64)
         counts = np.zeros(players, np.int64)
-        replies = np.zeros((players, 7, width), np.int64)
-        n_replies = np.zeros((players, 7), np.int64)
+        replies = np.zeros((players, SIZE_CODES, width), np.int64)
+        n_replies = np.zeros((players, SIZE_CODES), np.int64)
         bombs = np.zeros((players, width), np.int64)
         n_bombs = np.zeros(players, np.int64)
         for seat, (leads, seat_replies, seat_n_replies, seat_bombs) in enumerate(seats):
@@ -153,7 +155,7 @@ class CompiledDeal:
         policies: Sequence[Policy],
         first: Sequence[Policy],
         line_nodes: int,
-        refuted: RefutedTable,
+        refuted: RefutedStates,
     ) -> bool:
         """:func:`~.line_search.deal_won`, compiled (``refuted`` in place of the set)."""
         refuted.make_room(line_nodes)
@@ -170,7 +172,7 @@ class CompiledDeal:
         policies: Sequence[Policy],
         first: Sequence[Policy],
         max_nodes: int,
-        refuted: RefutedTable,
+        refuted: RefutedStates,
     ) -> bool | None:
         """:func:`~.line_search.winning_line`, compiled (``refuted`` in place of the set)."""
         refuted.make_room(max_nodes)
@@ -181,14 +183,14 @@ class CompiledDeal:
 
     # -- one step of the kernel, for the lockstep tests ----------------------------------
 
-    def _play(self, seat: int, index: int) -> PlayTuple | None:
+    def _play(self, seat: int, index: int) -> PlayOrPass:
         """The kernel's play ``index`` of ``seat`` (-1: a pass)."""
         if index < 0:
             return None
         masks, sizes, strengths = self.deal[:3]
         return int(masks[seat, index]), int(sizes[seat, index]), int(strengths[seat, index])
 
-    def compiled_moves(self, state: DealState) -> list[PlayTuple | None]:
+    def compiled_moves(self, state: DealState) -> list[PlayOrPass]:
         """The legal moves the kernel lists in ``state``, in its order
         (:meth:`DealState.legal_moves`'s)."""
         seat = state.to_move
@@ -205,7 +207,7 @@ class CompiledDeal:
         went_out = _after(self.deal, self.pass_final, hands, meta, out[index])
         return int(went_out) if went_out >= 0 else _state_of(hands, meta)
 
-    def compiled_choice(self, policy: Policy, state: DealState, danger: int) -> PlayTuple | None:
+    def compiled_choice(self, policy: Policy, state: DealState, danger: int) -> PlayOrPass:
         """The kernel's move by ``policy`` for the seat to move (``danger``: the fewest cards
         an opponent holds)."""
         seat = state.to_move

@@ -12,7 +12,7 @@ single two where the rules have bombs, by strength, ``n_bombs`` (7) of them.  A 
 hands (a row of masks) and ``meta``, ``(mover, size, strength, by, passed)``; a policy is 0
 (greedy) or 1 (shed).
 
-Positions the line search refutes go into ``table``, an open-addressing table of states (rows
+Positions the line search refutes go into ``refuted``, an open-addressing set of states (rows
 of hands, one packed number a slot, and the count of states in it), which the caller keeps
 across searches and grows before it is half full, so nothing is ever dropped and the search's
 node counts are the Python search's.
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from handsolver.solver.big2.game.kernel import popcount
+from handsolver.solver.big2.game.kernel import popcount, size_code
 from handsolver.solver.big2.game.plays import DEUCE_KEY
 from handsolver.solver.big2.table.playout import BREAK_AT, DANGER_AT  # constants to numba
 
@@ -33,11 +33,6 @@ MAX_DEPTH = 64
 # A line search's answers.
 LOST, WON, OUT_OF_NODES = 0, 1, 2
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True, inline="always")
-def _code(size):  # type: ignore[no-untyped-def]
-    return size if size <= 5 else 6
 
 
 @njit(cache=True, inline="always")
@@ -69,7 +64,7 @@ def _beating(deal, s, hand, size, strength, out):  # type: ignore[no-untyped-def
     d_masks, d_strengths = deal[0], deal[2]
     replies, n_replies, bombs, n_bombs = deal[4], deal[5], deal[6], deal[7]
     n = 0
-    code = _code(size)
+    code = size_code(size)
     for j in range(n_replies[s, code]):
         k = replies[s, code, j]
         if d_strengths[s, k] > strength:
@@ -224,7 +219,7 @@ def _packed(meta):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _slot(t_hands, t_meta, hands, packed):  # type: ignore[no-untyped-def]
-    """The slot of the state in the table, or the empty slot where it would go."""
+    """The slot of the state in the set, or the empty slot where it would go."""
     size = t_meta.shape[0]
     h = np.uint64(packed) * _MIX
     for s in range(hands.shape[0]):
@@ -247,7 +242,7 @@ def _slot(t_hands, t_meta, hands, packed):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def insert_all(t_hands, t_meta, old_hands, old_meta):  # type: ignore[no-untyped-def]
-    """Put every state of an old table into a (larger, empty) one."""
+    """Put every state of an old set into a (larger, empty) one."""
     for i in range(old_meta.shape[0]):
         if old_meta[i] != -1:
             j = _slot(t_hands, t_meta, old_hands[i], old_meta[i])
@@ -256,12 +251,12 @@ def insert_all(t_hands, t_meta, old_hands, old_meta):  # type: ignore[no-untyped
 
 
 @njit(cache=True)
-def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nodes, table):  # type: ignore[no-untyped-def]
+def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nodes, refuted):  # type: ignore[no-untyped-def]
     """:func:`~handsolver.solver.big2.table.line_search.winning_line`: WON, LOST or OUT_OF_NODES.
-    ``first``: the seat's policies whose moves it tries first; ``t_used[0]``: the states in
-    the table (the caller keeps room for ``max_nodes`` more)."""
+    ``first``: the seat's policies whose moves it tries first; ``refuted``: the set of refuted
+    states, ``t_used[0]`` of them (the caller keeps room for ``max_nodes`` more)."""
     d_masks = deal[0]
-    t_hands, t_meta, t_used = table
+    t_hands, t_meta, t_used = refuted
     players = hands0.shape[0]
     width = d_masks.shape[1] + 1
     scratch = np.empty(width, np.int64)
@@ -347,23 +342,25 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
 
 
 @njit(cache=True)
-def deal_won(deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, table):  # type: ignore[no-untyped-def]
+def deal_won(deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, refuted):  # type: ignore[no-untyped-def]
     """:func:`~handsolver.solver.big2.table.line_search.deal_won`: whether ``seat`` goes out first,
     played out by each policy of ``first`` in turn, else by a line the line search finds within
     ``line_nodes`` of the seat's turns (0: none)."""
     d_masks = deal[0]
     scratch = np.empty(d_masks.shape[1] + 1, np.int64)
-    mine = policies[seat]
+    own = policies[seat]
     for policy in first:
         policies[seat] = policy
         hands = hands0.copy()
         meta = meta0.copy()
         out = play_until(deal, pass_final, policies, hands, meta, -1, scratch)
         if out == seat:
-            policies[seat] = mine
+            policies[seat] = own
             return True
-    policies[seat] = mine
+    policies[seat] = own
     if line_nodes == 0:
         return False
-    answer = winning_line(deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, table)
+    answer = winning_line(
+        deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, refuted
+    )
     return answer == WON

@@ -56,8 +56,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.game.plays import HandPlays, PlayTuple, hand_plays
-from handsolver.solver.big2.game.state import DealState, Observation
+from handsolver.solver.big2.game.plays import HandPlays, hand_plays
+from handsolver.solver.big2.game.state import DealState, Observation, PlayOrPass
 from handsolver.solver.big2.table.line_search import DealPlays
 from handsolver.solver.big2.table.playout import Policy, greedy_choice, play_until
 
@@ -66,8 +66,6 @@ __all__ = ["EXPLORATION", "PlayerTree"]
 EXPLORATION = 0.5
 """The weight of the untried in UCB1 (0.3 and 1.0 played no better in trials against
 ``greedy``)."""
-
-Move = PlayTuple | None
 
 
 class _Edge:
@@ -87,7 +85,7 @@ class _Node:
 
     def __init__(self) -> None:
         self.passes = 0
-        self.edges: dict[Move, _Edge] = {}
+        self.edges: dict[PlayOrPass, _Edge] = {}
 
 
 class PlayerTree:
@@ -102,7 +100,7 @@ class PlayerTree:
         self,
         roots: Sequence[DealState],
         seat: int,
-        moves: Sequence[Move],
+        moves: Sequence[PlayOrPass],
         rules: Rules,
         first: Sequence[Policy],
         line_nodes: int = 0,
@@ -121,10 +119,10 @@ class PlayerTree:
         self._refuted: Any
         self._deals: list[Any]
         if compiled:  # numba loads only here, when a tree is searched
-            from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedTable
+            from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedStates
 
             self._deals = [CompiledDeal(plays, rules) for plays in self.plays]
-            self._refuted = RefutedTable(players)
+            self._refuted = RefutedStates(players)
         else:
             self._deals = [DealPlays(plays, rules) for plays in self.plays]
             self._refuted = set()
@@ -150,7 +148,7 @@ class PlayerTree:
     def _one_pass(self, state: DealState, plays: list[HandPlays], deal: Any) -> None:
         seat, rules = self.seat, self.rules
         node = self._root
-        moves: Sequence[Move] = self.moves
+        moves: Sequence[PlayOrPass] = self.moves
         path: list[tuple[_Node, _Edge]] = []
         while True:
             move, edge = _choice(node, moves)
@@ -178,7 +176,7 @@ class PlayerTree:
             edge.wins += won
 
 
-def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge]:
+def _choice(node: _Node, moves: Sequence[PlayOrPass]) -> tuple[PlayOrPass, _Edge]:
     """The move to follow at ``node``, the first never tried, else the best by UCB1, and its
     edge."""
     edges = node.edges
@@ -188,7 +186,7 @@ def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge]:
             return move, edge
     spread = math.log(node.passes)
     best_value = -1.0
-    best: Move = None
+    best: PlayOrPass = None
     for move in moves:
         edge = edges[move]
         value = edge.wins / edge.passes + EXPLORATION * math.sqrt(spread / edge.passes)
