@@ -258,7 +258,8 @@ class CompiledSearch(GameSearch):
         """The moves the kernel lists in ``state``, in its order (:meth:`moves`'s), a pass
         ``(0, 0, 0)``."""
         self._load(state)
-        _list_moves(0, self._stack, self._kernel_plays, self._scratch)
+        plays, scratch = self._kernel_plays, self._scratch
+        _list_moves(0, *self._stack, plays.params, *plays[2:], *scratch[3:])
         _, st_info, st_moves = self._stack
         mover = state.to_move
         return [
@@ -269,7 +270,8 @@ class CompiledSearch(GameSearch):
     def compiled_after(self, state: DealState, index: int) -> Outcome:
         """The kernel's state after its ``index``-th move of :meth:`compiled_moves`."""
         self.compiled_moves(state)
-        out = _play(0, index, self._stack, self._kernel_plays)
+        plays = self._kernel_plays
+        out = _play(0, index, *self._stack, plays.params, plays.pmask, plays.pcode, plays.prank)
         return int(out) if out >= 0 else self._frame(1)
 
     def _run(self, state: DealState, target: int, mode: int, plies: int) -> bool:

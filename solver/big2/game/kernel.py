@@ -236,15 +236,31 @@ def _sure_out(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def list_moves(sp, stack, plays, scratch):  # type: ignore[no-untyped-def]
-    """The frame's moves in search order into ``stack.moves[sp]`` (:meth:`GameSearch.moves`):
+def list_moves(  # type: ignore[no-untyped-def]
+    sp,
+    st_hands,
+    st_info,
+    st_moves,
+    params,
+    pmask,
+    pcode,
+    prank,
+    bstart,
+    bend,
+    lead,
+    nplays,
+    bombs,
+    nbombs,
+    fewest,
+    keys,
+    order,
+    counts,
+):
+    """The frame's moves in search order into ``st_moves[sp]`` (:meth:`GameSearch.moves`):
     by the fewest plays left, larger plays first among equals, then the listing order (leads
-    big and low first, replies low first); a pass (-1) last where allowed."""
-    st_hands, st_info, st_moves = stack
-    params, pmask, pcode, prank = plays.params, plays.pmask, plays.pcode, plays.prank
-    bstart, bend, lead, nplays = plays.bstart, plays.bend, plays.lead, plays.nplays
-    bombs, nbombs, fewest = plays.bombs, plays.nbombs, plays.fewest
-    keys, order, counts = scratch.keys, scratch.order, scratch.counts
+    big and low first, replies low first); a pass (-1) last where allowed.  The arrays are
+    those of the bundles of :mod:`~handsolver.solver.big2.game.kernel_layout`, passed one by
+    one: numba counts a reference for every array a call takes, and this is every node's call."""
     mover = st_info[sp, MOVER]
     code = st_info[sp, CODE]
     rank = st_info[sp, RANK]
@@ -303,12 +319,10 @@ def list_moves(sp, stack, plays, scratch):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play(sp, k, stack, plays):  # type: ignore[no-untyped-def]
+def play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank):  # type: ignore[no-untyped-def]
     """Write the state after the frame's ``k``-th move to frame ``sp + 1``
     (:meth:`GameSearch.after`); the mover's number when the move empties the hand, else -1."""
-    st_hands, st_info, st_moves = stack
-    pmask, pcode, prank = plays.pmask, plays.pcode, plays.prank
-    players = plays.params[PLAYERS]
+    players = params[PLAYERS]
     mover = st_info[sp, MOVER]
     passed = st_info[sp, PASSED]
     by = st_info[sp, BY]
@@ -330,7 +344,7 @@ def play(sp, k, stack, plays):  # type: ignore[no-untyped-def]
         else:
             _set(st_info, child, after, pcode[mover, move], prank[mover, move], mover, passed)
         return -1
-    if plays.params[PASS_FINAL]:
+    if params[PASS_FINAL]:
         passed |= 1 << mover
     after = (mover + 1) % players
     while passed >> after & 1:
@@ -360,12 +374,15 @@ def search(plays, entries, stack, ctl, limit, scratch):  # type: ignore[no-untyp
 
     ``ctl[MODE]`` :data:`WINS` is :meth:`GameSearch.wins`; :data:`WITHIN` is
     :meth:`GameSearch.wins_within`, with the turns left in each frame's ``DEPTH``."""
-    params, offsets, pmask, prank = plays.params, plays.offsets, plays.pmask, plays.prank
-    bstart, bend, bombs, nbombs = plays.bstart, plays.bend, plays.bombs, plays.nbombs
-    fewest = plays.fewest
+    params, offsets, pmask, pcode, prank = (
+        plays.params, plays.offsets, plays.pmask, plays.pcode, plays.prank
+    )  # fmt: skip
+    bstart, bend, lead, nplays = plays.bstart, plays.bend, plays.lead, plays.nplays
+    bombs, nbombs, fewest = plays.bombs, plays.nbombs, plays.fewest
     t_key1, t_key2, t_lo, t_hi = entries.key1, entries.key2, entries.lo, entries.hi
-    st_hands, st_info = stack.hands, stack.info
+    st_hands, st_info, st_moves = stack.hands, stack.info, stack.moves
     safe, rests, nexts = scratch.safe, scratch.rests, scratch.nexts
+    keys, order, counts = scratch.keys, scratch.order, scratch.counts
     players = params[PLAYERS]
     target = ctl[TARGET]
     mode = ctl[MODE]
@@ -446,7 +463,26 @@ def search(plays, entries, stack, ctl, limit, scratch):  # type: ignore[no-untyp
             ):
                 resolved = ours
             else:
-                list_moves(sp, stack, plays, scratch)
+                list_moves(
+                    sp,
+                    st_hands,
+                    st_info,
+                    st_moves,
+                    params,
+                    pmask,
+                    pcode,
+                    prank,
+                    bstart,
+                    bend,
+                    lead,
+                    nplays,
+                    bombs,
+                    nbombs,
+                    fewest,
+                    keys,
+                    order,
+                    counts,
+                )
         elif ret == ours:
             resolved = ours
         if resolved < 0:
@@ -457,7 +493,7 @@ def search(plays, entries, stack, ctl, limit, scratch):  # type: ignore[no-untyp
                     resolved = 1 - ours
                     break
                 st_info[sp, NEXT] = k + 1
-                winner = play(sp, k, stack, plays)
+                winner = play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank)
                 if winner < 0:
                     pushed = True
                     break

@@ -261,7 +261,8 @@ class GameSearch:
         :raises OutOfBudget: when the budget runs out first.
         """
         entries = self._proven.setdefault(target, {})
-        moves, after, sure_out, count = self.moves, self.after, self.sure_out, self._count_node
+        moves, sure_out, count = self.moves, self.sure_out, self._count_node
+        step, rules = DealState.after, self.rules  # self.after, one call fewer an edge
         key_of = self.key_of
         limit = self.table_size
 
@@ -278,7 +279,7 @@ class GameSearch:
                 return ours
             result = not ours
             for move in moves(state):
-                child = after(state, move)
+                child = step(state, move if move[0] else None, rules)
                 value = child == target if isinstance(child, int) else win(child)
                 if value == ours:
                     result = ours
@@ -316,7 +317,8 @@ class GameSearch:
         The entries keep, per state, the most plies known too few and the fewest known enough.
         """
         entries = self._within.setdefault(target, {})
-        moves, after, count, least = self.moves, self.after, self._count_node, self.least_plies
+        moves, count, least = self.moves, self._count_node, self.least_plies
+        step, rules = DealState.after, self.rules  # self.after, one call fewer an edge
         key_of = self.key_of
         limit = self.table_size
         # Where the target cannot force going out at all, it cannot within any bound either.
@@ -339,7 +341,7 @@ class GameSearch:
             ours = state.to_move == target
             result = not ours
             for move in moves(state):
-                child = after(state, move)
+                child = step(state, move if move[0] else None, rules)
                 if isinstance(child, int):
                     value = child == target
                 else:
