@@ -42,7 +42,8 @@ from handsolver.solver.big2.game.state import DealState, Outcome
 DEFAULT_TABLE_SIZE = 2_000_000
 
 _CHECK_EVERY = 1024
-_new = tuple.__new__  # a state made without the NamedTuple's slower constructor
+Key = tuple[tuple[CardSet, ...], int, int, int, int, int]
+"""A transposition key: a :class:`~.state.DealState`'s six fields (:meth:`GameSearch.key_of`)."""
 
 
 class OutOfBudget(Exception):
@@ -75,8 +76,8 @@ class GameSearch:
         self.table_size = table_size
         self.progress = progress
         self.nodes = 0
-        self._proven: dict[int, dict[DealState, bool]] = {}
-        self._within: dict[int, dict[DealState, tuple[int, int]]] = {}
+        self._proven: dict[int, dict[Key, bool]] = {}
+        self._within: dict[int, dict[Key, tuple[int, int]]] = {}
         self._moves: dict[tuple[int, CardSet, int, int], list[PlayTuple]] = {}
         self._fewest: dict[CardSet, int] = {}
         self._best: dict[tuple[int, CardSet, int], int] = {}
@@ -131,10 +132,11 @@ class GameSearch:
         move empties the hand (:meth:`DealState.after`)."""
         return state.after(move if move[0] else None, self.rules)
 
-    def key_of(self, state: DealState) -> DealState:
-        """The state as a table key: the play to beat's strength lowered to the strongest
-        play of its size, at or below it, that a player who may still reply holds (-1 for
-        none); a single of a deuce or above is never lowered below the lowest deuce.
+    def key_of(self, state: DealState) -> Key:
+        """The state as a table key: its six fields (a plain tuple, cheaper to make than a
+        state, where they change), the play to beat's strength lowered to the strongest play of
+        its size, at or below it, that a player who may still reply holds (-1 for none); a
+        single of a deuce or above is never lowered below the lowest deuce.
 
         Sound because two such states allow the same replies in this trick, move for move:
         the players who may reply are those who have not passed and did not make the play
@@ -149,7 +151,7 @@ class GameSearch:
         >>> nine = search.plays[0].strengths[mask_of(parse_cards("9c"))]
         >>> # Player 0 to beat player 1's single, the highest ace: the 9c is the strongest
         >>> # single at or below it that may reply (the 7h is player 1's own).
-        >>> search.key_of(DealState(hands, 0, 1, DEUCE_KEY - 1, 1, 0)).strength == nine
+        >>> search.key_of(DealState(hands, 0, 1, DEUCE_KEY - 1, 1, 0))[3] == nine
         True
         """
         hands, mover, size, strength, by, passed = state
@@ -173,7 +175,7 @@ class GameSearch:
                     break
         if floor == strength:
             return state
-        return _new(DealState, (hands, mover, size, floor, by, passed))
+        return (hands, mover, size, floor, by, passed)
 
     # -- bounds --------------------------------------------------------------------------
 
