@@ -32,14 +32,15 @@ import numpy as np
 
 from handsolver.models.big2 import SEED_RULES
 from handsolver.models.big2_order import lowest_card
-from handsolver.solver.big2.game.state import after
+from handsolver.solver.big2.game.plays import hand_plays
+from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.learned import (
     FEATURES,
     Network,
     deal_state_features,
     move_features,
 )
-from handsolver.solver.big2.table.playout import greedy_choice, hand_plays, seat_moves
+from handsolver.solver.big2.table.playout import greedy_choice
 
 RULES = SEED_RULES
 SEATS = 4
@@ -123,7 +124,7 @@ def play_deal(
     plays = [hand_plays(hand, RULES) for hand in hands]
     low = lowest_card(sum(hands), RULES)
     leader = next(seat for seat, hand in enumerate(hands) if hand >> low & 1)
-    state = (hands, leader, 0, 0, -1, 0)
+    state = DealState(hands, leader, 0, 0, -1, 0)
     beat, played, start = 0, 0, True
     made: list[tuple[int, np.ndarray]] = []
     while True:
@@ -131,7 +132,7 @@ def play_deal(
         hand = now[mover]
         must = 1 << low if start else 0
         if mover in learners:
-            moves = seat_moves(plays[mover], hand, size, strength)
+            moves = state.legal_moves(plays[mover])
             if must:
                 moves = [m for m in moves if m is not None and m[0] & must]
             rows = move_features(deal_state_features(state, played, beat, start), hand, moves)
@@ -147,7 +148,7 @@ def play_deal(
         else:
             danger = 0
             move = greedy_choice(plays[mover], hand, size, strength, danger, must)
-        result = after(state, move, RULES)
+        result = state.after(move, RULES)
         if move is not None:
             played |= move[0]
             beat = move[0]

@@ -12,6 +12,7 @@ import pytest
 from handsolver.models.big2 import SEED_RULES
 from handsolver.models.big2_order import play_strength
 from handsolver.models.big2_rules import make_rules
+from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.learned import (
     FEATURES,
     STATE_FEATURES,
@@ -33,14 +34,14 @@ def dealt(rng: random.Random, players: int = 4, size: int = 13) -> tuple[int, ..
     return tuple(sum(1 << c for c in cards[s * size : (s + 1) * size]) for s in range(players))
 
 
-def tuple_state(table: Table) -> tuple:
+def tuple_state(table: Table) -> DealState:
     """The deal-in-play tuple of a table, built from its own fields."""
     size = strength = 0
     if table.beat is not None:
         size, strength = table.beat.kind.size, play_strength(table.beat, table.rules)
     by = -1 if table.by is None else table.by
     passed = sum(1 << seat for seat in table.passed)
-    return (table.hands, table.to_move, size, strength, by, passed)
+    return DealState(table.hands, table.to_move, size, strength, by, passed)
 
 
 @pytest.mark.parametrize("profile", ["seed", "hk", "taiwan"])

@@ -11,7 +11,7 @@ import pytest
 
 from handsolver.models.big2 import SEED_RULES, Rules, make_rules
 from handsolver.models.cards import mask_of
-from handsolver.solver.big2.game.state import State
+from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.line_search import winning_line
 from handsolver.solver.big2.table.playout import greedy_choice, hand_plays, shed_choice
 from handsolver.solver.big2.table.views import Table
@@ -49,7 +49,7 @@ def small_tables(rules: Rules, count: int, seed: int) -> list[Table]:
     return tables
 
 
-def search(table: Table, seat: int, max_nodes: int, refuted: set[State]) -> bool | None:
+def search(table: Table, seat: int, max_nodes: int, refuted: set[DealState]) -> bool | None:
     players = len(table.hands)
     plays = [hand_plays(hand, table.rules) for hand in table.hands]
     policies = [greedy_choice] * players
@@ -90,7 +90,7 @@ def test_refuted_positions_shared_between_moves(rules: Rules) -> None:
     it across the moves of a deal) changes no answer."""
     for table in small_tables(rules, 80, seed=11):
         seat = table.to_move
-        refuted: set[State] = set()
+        refuted: set[DealState] = set()
         for move in table.view().legal_moves():
             nxt = table.after(move)
             if nxt.winner is not None:
@@ -112,7 +112,7 @@ def test_the_search_beats_a_single_playout() -> None:
         for policy in (shed_choice, greedy_choice):
             mixed = list(others)
             mixed[seat] = policy
-            lost &= play_out(plays, *state_of(table), SEED_RULES, mixed) != seat
+            lost &= play_out(plays, state_of(table), SEED_RULES, mixed) != seat
         if lost and search(table, seat, 1 << 30, set()):
             more += 1
     assert more > 0

@@ -11,7 +11,7 @@ import pytest
 from handsolver.models.big2 import SEED_RULES, Play, Rules, legal_plays, make_rules
 from handsolver.models.big2_order import beats, play_strength
 from handsolver.models.cards import CardSet, cards_of, mask_of
-from handsolver.solver.big2.game.state import after
+from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.playout import (
     BREAK_AT,
     DANGER_AT,
@@ -119,14 +119,14 @@ def test_greedy_choice_is_the_greedy_strategy(rules: Rules) -> None:
         assert (got and got[0]) == (expected and expected.mask)
 
 
-def state_of(table: Table) -> tuple[tuple[CardSet, ...], int, int, int, int, int]:
+def state_of(table: Table) -> DealState:
     """The playout state of a table (where passes are final, the seats out of the trick)."""
     size = strength = 0
     if table.beat is not None:
         size, strength = table.beat.kind.size, play_strength(table.beat, table.rules)
     by = -1 if table.by is None else table.by
     passed = sum(1 << seat for seat in table.passed)
-    return (table.hands, table.to_move, size, strength, by, passed)
+    return DealState(table.hands, table.to_move, size, strength, by, passed)
 
 
 def random_tables(rules: Rules, players: int, count: int, seed: int) -> list[Table]:
@@ -156,7 +156,7 @@ def test_after_moves_as_the_table_does(rules: Rules, players: int) -> None:
             tupled = (
                 None if move is None else (move.mask, move.kind.size, play_strength(move, rules))
             )
-            got = after(state_of(table), tupled, rules)
+            got = state_of(table).after(tupled, rules)
             nxt = table.after(move)
             assert got == (nxt.winner if nxt.winner is not None else state_of(nxt))
 
@@ -169,7 +169,7 @@ def test_play_out_ends_as_the_table_does(rules: Rules, players: int) -> None:
         hands = table.hands
         plays = [hand_plays(hand, rules) for hand in hands]
         policies = [shed_choice] * (players - 1) + [greedy_choice]
-        got = play_out(plays, *state_of(table), rules, policies)
+        got = play_out(plays, state_of(table), rules, policies)
         while table.winner is None:
             view = table.view()
             move = greedy_move(view) if table.to_move == players - 1 else shed_move(view)

@@ -10,17 +10,16 @@ from dataclasses import replace
 import pytest
 
 from handsolver.models.big2 import Rules, make_rules
-from handsolver.solver.big2.game.state import State, after
+from handsolver.solver.big2.game.state import DealState, Outcome
 from handsolver.solver.big2.table import line_search
 from handsolver.solver.big2.table.advise import PLAYER_POLICIES, TABLE_ADVICE, advise
 from handsolver.solver.big2.table.playout import (
     greedy_choice,
     hand_plays,
     play_until,
-    seat_moves,
     shed_choice,
 )
-from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedTable
+from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedStates
 from handsolver.solver.big2.table.strategies import greedy_move
 from handsolver.solver.big2.table.tournament_games import dealt_hands
 from handsolver.solver.big2.table.tree_search import PlayerTree
@@ -52,16 +51,16 @@ def test_the_compiled_path_gives_the_python_answers(profile: str) -> None:
         players = len(hands)
         plays = [hand_plays(hand, rules) for hand in hands]
         deal = CompiledDeal(plays, rules)
-        refuted: set[State] = set()
-        table = RefutedTable(players, slots=8)  # small, to grow during the walk
+        refuted: set[DealState] = set()
+        table = RefutedStates(players, slots=8)  # small, to grow during the walk
         first = rng.choice(FIRSTS)
-        state: State | int = (hands, rng.randrange(players), 0, 0, -1, 0)
+        state: Outcome = DealState(hands, rng.randrange(players), 0, 0, -1, 0)
         while not isinstance(state, int):
             policies = [rng.choice([greedy_choice, shed_choice]) for _ in range(players)]
             until = rng.randrange(-1, players)
             if until != state[1]:
                 assert deal.play_until(state, policies, until) == play_until(
-                    plays, *state, rules, policies, until
+                    plays, state, rules, policies, until
                 )
             seat = state[1]
             opponents = [greedy_choice] * players
@@ -75,10 +74,7 @@ def test_the_compiled_path_gives_the_python_answers(profile: str) -> None:
             won = line_search.deal_won(plays, state, seat, rules, opponents, first, budget, refuted)
             assert deal.deal_won(state, seat, opponents, first, budget, table) == won
             assert len(table) == len(refuted)
-            hands_now, _, size, strength, _, _ = state
-            state = after(
-                state, rng.choice(seat_moves(plays[seat], hands_now[seat], size, strength)), rules
-            )
+            state = state.after(rng.choice(state.legal_moves(plays[seat])), rules)
     assert min(answers.values()) > 10, answers  # won, lost and out of nodes all come up
 
 

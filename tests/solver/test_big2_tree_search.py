@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from handsolver.models.big2 import SEED_RULES, Rules, make_rules
 from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import mask_of, parse_cards
+from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.advise import PLAYER_POLICIES, AdviceSettings, advise
 from handsolver.solver.big2.table.playout import hand_plays
 from handsolver.solver.big2.table.tree_search import PlayerTree
@@ -91,7 +92,7 @@ def test_the_tree_passes_its_deals_in_turn_and_counts_every_pass() -> None:
     hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
     other = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "4d 7h Kh"))
     leads = hand_plays(hands[0], SEED_RULES).leads
-    roots = [(hands, 0, 0, 0, -1, 0), (other, 0, 0, 0, -1, 0)]
+    roots = [DealState(hands, 0, 0, 0, -1, 0), DealState(other, 0, 0, 0, -1, 0)]
     tree = PlayerTree(roots, 0, leads, SEED_RULES, PLAYER_POLICIES)
     tree.run(7)
     tree.run(4)

@@ -19,17 +19,20 @@ import numpy as np
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet, cards_of
 from handsolver.solver.big2.game import kernel
-from handsolver.solver.big2.game.search import GameSearch, OutOfBudget, PlayerPlays
-from handsolver.solver.big2.game.state import DEUCE_KEY, State
+from handsolver.solver.big2.game import kernel_layout as layout
+from handsolver.solver.big2.game.kernel_layout import MOST_CARDS, Entries, GamePlays, Scratch, Stack
+from handsolver.solver.big2.game.plays import DEUCE_KEY, HandPlays, PlayTuple
+from handsolver.solver.big2.game.search import DEFAULT_TABLE_SIZE, GameSearch, OutOfBudget
+from handsolver.solver.big2.game.state import DealState, Outcome
 
-#: The most cards a hand may hold for the compiled search: the fewest plays of every part of
-#: a hand are kept in an array of 2**cards entries.
-MOST_CARDS = 20
 #: Nodes the kernel searches between two looks at the clock (a few hundredths of a second).
 SLICE = 1 << 16
 # The kernel's arguments are arrays that numba's typing does not follow.
 _search = cast(Callable[..., int], kernel.search)
-_CODES = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6}
+_CODES = {size: int(kernel.size_code(size)) for size in (1, 2, 3, 4, 5, 13)}
+_SIZES = {0: 0, **{code: size for size, code in _CODES.items()}}
+_list_moves = cast(Callable[..., None], kernel.list_moves)
+_play = cast(Callable[..., int], kernel.play)
 
 
 def fits(hands: tuple[CardSet, ...]) -> bool:
@@ -37,8 +40,8 @@ def fits(hands: tuple[CardSet, ...]) -> bool:
     return max(hand.bit_count() for hand in hands) <= MOST_CARDS
 
 
-def _table_slots(entries: int) -> int:
-    """The table's slots: the power of two at or above ``entries``."""
+def _entry_slots(entries: int) -> int:
+    """The slots of the transposition entries: the power of two at or above ``entries``."""
     return 1 << max(10, (entries - 1).bit_length())
 
 
@@ -54,7 +57,7 @@ class CompiledSearch(GameSearch):
         *,
         max_nodes: int | None = None,
         deadline: float | None = None,
-        table_size: int = 2_000_000,
+        table_size: int = DEFAULT_TABLE_SIZE,
         progress: Callable[[int], None] | None = None,
     ) -> None:
         super().__init__(
@@ -77,12 +80,13 @@ class CompiledSearch(GameSearch):
         # Singles take every card's key, so that a deuce to beat is known by its rank alone.
         strengths: dict[int, set[int]] = {1: set(range(52))}
         for mine in self.plays:
-            for size, (listed, _) in mine.by_size.items():
+            for size, (listed, _) in mine.replies.items():
                 strengths.setdefault(size, set()).update(listed)
         self._ranked = {size: sorted(values) for size, values in strengths.items()}
-        self._arrays = self._game_arrays(offsets)
-        slots = _table_slots(table_size)
-        self._table = (
+        self._rows: list[list[PlayTuple]] = [[] for _ in range(players)]  # the kernel's plays
+        self._kernel_plays = self._game_arrays(offsets)
+        slots = _entry_slots(table_size)
+        self._entries = Entries(
             np.zeros(slots, dtype=np.int64),
             np.zeros(slots, dtype=np.int64),
             np.zeros(slots, dtype=np.int16),
@@ -91,13 +95,13 @@ class CompiledSearch(GameSearch):
         total = sum(len(cards) for cards in self._cards)
         frames = total * players + 2
         most_moves = max(len(mine.leads) for mine in self.plays) + 1
-        self._stack = (
+        self._stack = Stack(
             np.zeros((frames, players), dtype=np.int64),
-            np.zeros((frames, 9), dtype=np.int64),
+            np.zeros((frames, layout.FRAME_WIDTH), dtype=np.int64),
             np.zeros((frames, most_moves), dtype=np.int64),
         )
-        self._ctl = np.zeros(6, dtype=np.int64)
-        self._scratch = (
+        self._ctl = np.zeros(layout.REGISTERS, dtype=np.int64)
+        self._scratch = Scratch(
             np.zeros(most_moves, dtype=np.int64),
             np.zeros(MOST_CARDS + 2, dtype=np.int64),
             np.zeros(MOST_CARDS + 2, dtype=np.int64),
@@ -114,14 +118,14 @@ class CompiledSearch(GameSearch):
         """``mask`` (cards of the player's starting hand) in the player's local bits."""
         return sum(1 << j for j, card in enumerate(self._cards[player]) if mask >> card & 1)
 
-    def _game_arrays(self, offsets: np.ndarray) -> tuple[np.ndarray, ...]:
+    def _game_arrays(self, offsets: np.ndarray) -> GamePlays:
         players = self.players
         widest = max(len(mine.leads) for mine in self.plays)
         pmask = np.zeros((players, widest), dtype=np.int64)
         pcode = np.zeros((players, widest), dtype=np.int64)
         prank = np.zeros((players, widest), dtype=np.int64)
-        bstart = np.zeros((players, 7), dtype=np.int64)
-        bend = np.zeros((players, 7), dtype=np.int64)
+        bstart = np.zeros((players, layout.SIZE_CODES), dtype=np.int64)
+        bend = np.zeros((players, layout.SIZE_CODES), dtype=np.int64)
         lead = np.zeros((players, widest), dtype=np.int64)
         nplays = np.zeros(players, dtype=np.int64)
         bombs = np.zeros((players, widest), dtype=np.int64)
@@ -148,7 +152,7 @@ class CompiledSearch(GameSearch):
             ],
             dtype=np.int64,
         )
-        return (
+        return GamePlays(
             params,
             offsets,
             pmask,
@@ -166,7 +170,7 @@ class CompiledSearch(GameSearch):
     def _player_arrays(
         self,
         player: int,
-        mine: PlayerPlays,
+        mine: HandPlays,
         pmask: np.ndarray,
         pcode: np.ndarray,
         prank: np.ndarray,
@@ -176,16 +180,18 @@ class CompiledSearch(GameSearch):
         """Fill the player's plays grouped by size code, by strength within; the index of each
         play's mask."""
         index: dict[CardSet, int] = {}
+        rows = self._rows[player]
         at = 0
-        for size in sorted(mine.by_size, key=_CODES.__getitem__):
+        for size in sorted(mine.replies, key=_CODES.__getitem__):
             code = _CODES[size]
-            strengths, masks = mine.by_size[size]
             bstart[code] = at
-            for strength, mask in zip(strengths, masks, strict=True):
+            # Equal strengths by mask, the order of the Python search's replies.
+            for mask, _, strength in sorted(mine.replies[size][1], key=lambda p: (p[2], p[0])):
                 pmask[at] = self._local(player, mask)
                 pcode[at] = code
                 prank[at] = self._rank(size, strength)
                 index[mask] = at
+                rows.append((mask, size, strength))
                 at += 1
             bend[code] = at
         return index
@@ -208,23 +214,24 @@ class CompiledSearch(GameSearch):
             return 0
         for player, start in enumerate(self._starts):
             if hand & start == hand:
-                fewest = self._arrays[-1]
+                fewest = self._kernel_plays.fewest
                 return int(fewest[player, self._local(player, hand)])
         return super().fewest_plays(hand)
 
-    def wins(self, state: State, target: int) -> bool:
-        return self._run(state, target, kernel.WINS, 0)
+    def wins(self, state: DealState, target: int) -> bool:
+        return self._run(state, target, layout.WINS, 0)
 
-    def wins_within(self, state: State, target: int, plies: int) -> bool:
-        return self._run(state, target, kernel.WITHIN, min(plies, kernel.NO_BOUND - 1))
+    def wins_within(self, state: DealState, target: int, plies: int) -> bool:
+        return self._run(state, target, layout.WITHIN, min(plies, layout.NO_BOUND - 1))
 
-    def _run(self, state: State, target: int, mode: int, plies: int) -> bool:
+    def _load(self, state: DealState, plies: int = 0) -> None:
+        """Write ``state`` to the stack's first frame, with ``plies`` turns left."""
         hands, mover, size, strength, by, passed = state
         st_hands, st_info, _ = self._stack
         for p, hand in enumerate(hands):
             st_hands[0, p] = self._local(p, hand)
         code = _CODES[size] if size else 0
-        st_info[0, : kernel.NMOVES] = (
+        st_info[0, : layout.NMOVES] = (
             mover,
             code,
             self._rank(size, strength) if size else 0,
@@ -232,18 +239,57 @@ class CompiledSearch(GameSearch):
             passed,
             plies,
         )
+
+    def _frame(self, frame: int) -> DealState:
+        """The state a frame of the stack holds (its play to beat one of the hands' plays)."""
+        st_hands, st_info, _ = self._stack
+        hands = tuple(
+            sum(1 << card for j, card in enumerate(cards) if int(st_hands[frame, p]) >> j & 1)
+            for p, cards in enumerate(self._cards)
+        )
+        mover, code, rank, by, passed = (int(value) for value in st_info[frame, : layout.DEPTH])
+        size = _SIZES[code]
+        strength = self._ranked[size][rank - 1] if size else 0
+        return DealState(hands, mover, size, strength, by, passed)
+
+    # -- one step of the kernel, for the lockstep tests ----------------------------------
+
+    def compiled_moves(self, state: DealState) -> list[PlayTuple]:
+        """The moves the kernel lists in ``state``, in its order (:meth:`moves`'s), a pass
+        ``(0, 0, 0)``."""
+        self._load(state)
+        plays, scratch = self._kernel_plays, self._scratch
+        _list_moves(0, *self._stack, plays.params, *plays[2:], *scratch[3:])
+        _, st_info, st_moves = self._stack
+        mover = state.to_move
+        return [
+            self._rows[mover][row] if row >= 0 else (0, 0, 0)
+            for row in st_moves[0, : st_info[0, layout.NMOVES]]
+        ]
+
+    def compiled_after(self, state: DealState, index: int) -> Outcome:
+        """The kernel's state after its ``index``-th move of :meth:`compiled_moves`."""
+        self.compiled_moves(state)
+        plays = self._kernel_plays
+        out = _play(0, index, *self._stack, plays.params, plays.pmask, plays.pcode, plays.prank)
+        return int(out) if out >= 0 else self._frame(1)
+
+    def _run(self, state: DealState, target: int, mode: int, plies: int) -> bool:
+        self._load(state, plies)
         ctl = self._ctl
-        ctl[:] = (0, kernel.ENTER, 0, self.nodes, target, mode)
+        ctl[:] = (0, layout.ENTER, 0, self.nodes, target, mode)
         while True:
             # Past the deadline, only what the table already holds is answered.
             late = self.deadline is not None and time.perf_counter() > self.deadline
             limit = self.nodes if late else self.nodes + SLICE
             if self.max_nodes is not None:
                 limit = min(limit, self.max_nodes)
-            status = _search(*self._arrays, *self._table, *self._stack, ctl, limit, *self._scratch)
-            self.nodes = int(ctl[kernel.NODES])
-            if status == kernel.DONE:
-                return bool(ctl[kernel.RET])
+            status = _search(
+                self._kernel_plays, self._entries, self._stack, ctl, limit, self._scratch
+            )
+            self.nodes = int(ctl[layout.NODES])
+            if status == layout.DONE:
+                return bool(ctl[layout.RET])
             if late or self.max_nodes is not None and self.nodes >= self.max_nodes:
                 raise OutOfBudget
             if self.progress is not None:

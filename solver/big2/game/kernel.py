@@ -7,15 +7,14 @@ Imported only when a search runs (numba takes a while to load), never by a comma
 
 Each player's hand is a mask of *local* bits: bit ``j`` is the player's ``j``-th starting card,
 so that the fewest plays of every part of a hand fit in one array indexed by the mask.  A play
-to beat is a size code (0 for a free lead, then 1, 2, 3, 4, 5 and 6 for the sizes 1, 2, 3, 4, 5
-and 13) and a rank: the plays of one size from every hand, ranked by strength from 1, so that a
-play beats the play to beat exactly when its rank is higher.
+to beat is a size code and a rank (:mod:`~handsolver.solver.big2.game.kernel_layout`).
 
 The search is iterative, with its stack in arrays, so that it can stop after a number of nodes
 and go on where it stopped: the caller checks the clock, shows progress and lets Ctrl-C through
-between two slices.  One open-addressing table holds proven values for every target player and
-both searches (a forced win, a forced win within some turns); a full bucket gives up an entry,
-which only repeats work.
+between two slices.  Its inputs are named bundles of arrays, laid out in
+:mod:`~handsolver.solver.big2.game.kernel_layout`.  One open-addressing table holds proven
+values for every target player and both searches (a forced win, a forced win within some
+turns); a full bucket gives up an entry, which only repeats work.
 """
 
 from __future__ import annotations
@@ -23,18 +22,36 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# ctl: the search's registers, kept between slices.
-SP, PHASE, RET, NODES, TARGET, MODE = range(6)
-ENTER, RETURN = 0, 1
-WINS, WITHIN = 0, 1
-DONE, PAUSED = 0, 1
-# params: the rules and shape of the game.
-PLAYERS, PASS_FINAL, BOMBS, LARGEST, DEUCE_RANK = range(5)
-#: The most turns a within-search may count (an int16 in the table); "enough" when unknown.
-NO_BOUND = 30_000
-_BUCKET = 4
-_MIX1 = -7046029254386353131  # odd 64-bit constants for the hash, as signed ints
-_MIX2 = -4417276706812531889
+from handsolver.solver.big2.game.kernel_entries import entry_for, find_entry
+from handsolver.solver.big2.game.kernel_layout import (
+    BOMBS,
+    BY,
+    CODE,
+    DEPTH,
+    DEUCE_RANK,
+    DONE,
+    ENTER,
+    FLOOR,
+    LARGEST,
+    MODE,
+    MOST_CARDS,
+    MOVER,
+    NEXT,
+    NMOVES,
+    NODES,
+    PASS_FINAL,
+    PASSED,
+    PAUSED,
+    PHASE,
+    PLAYERS,
+    RANK,
+    RET,
+    RETURN,
+    SP,
+    TARGET,
+    WINS,
+    WITHIN,
+)
 
 
 @njit(cache=True)
@@ -61,6 +78,12 @@ def fill_fewest(masks, lows, low_start, cards, out):  # type: ignore[no-untyped-
 
 
 @njit(cache=True, inline="always")
+def size_code(size):  # type: ignore[no-untyped-def]
+    """The code of a play's size (:data:`SIZE_CODES`)."""
+    return size if size <= 5 else 6
+
+
+@njit(cache=True, inline="always")
 def popcount(x):  # type: ignore[no-untyped-def]
     """The bits set in ``x``."""
     count = 0
@@ -68,53 +91,6 @@ def popcount(x):  # type: ignore[no-untyped-def]
         x &= x - 1
         count += 1
     return count
-
-
-@njit(cache=True, inline="always")
-def _home(key1, key2, mask):  # type: ignore[no-untyped-def]
-    h = key1 * _MIX1 ^ key2 * _MIX2
-    h ^= h >> 31
-    return h & mask
-
-
-@njit(cache=True)
-def _find(t_key1, t_key2, key1, key2):  # type: ignore[no-untyped-def]
-    """The slot holding the key, or -1.  Keys fill a bucket from its start and are never
-    removed, only replaced, so the first empty slot ends the search."""
-    mask = t_key1.shape[0] - 1
-    home = _home(key1, key2, mask)
-    for j in range(_BUCKET):
-        slot = (home + j) & mask
-        if t_key1[slot] == key1 and t_key2[slot] == key2:
-            return slot
-        if t_key1[slot] == 0:
-            return -1
-    return -1
-
-
-@njit(cache=True)
-def _slot_for(t_key1, t_key2, t_lo, t_hi, key1, key2):  # type: ignore[no-untyped-def]
-    """The slot to write the key to: its own, else an empty one or (the bucket full) a victim,
-    set to the key with no bound known (``lo`` 0, ``hi`` :data:`NO_BOUND`)."""
-    mask = t_key1.shape[0] - 1
-    home = _home(key1, key2, mask)
-    slot = (home + (key1 ^ key2) % _BUCKET) & mask
-    for j in range(_BUCKET):
-        here = (home + j) & mask
-        if t_key1[here] == key1 and t_key2[here] == key2:
-            return here
-        if t_key1[here] == 0:
-            slot = here
-            break
-    t_key1[slot] = key1
-    t_key2[slot] = key2
-    t_lo[slot] = 0
-    t_hi[slot] = NO_BOUND
-    return slot
-
-
-# st_info columns: one frame of the stack (FLOOR: the play to beat's rank in the table key).
-MOVER, CODE, RANK, BY, PASSED, DEPTH, NMOVES, NEXT, FLOOR = range(9)
 
 
 @njit(cache=True, inline="always")
@@ -260,7 +236,7 @@ def _sure_out(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _list_moves(  # type: ignore[no-untyped-def]
+def list_moves(  # type: ignore[no-untyped-def]
     sp,
     st_hands,
     st_info,
@@ -282,7 +258,9 @@ def _list_moves(  # type: ignore[no-untyped-def]
 ):
     """The frame's moves in search order into ``st_moves[sp]`` (:meth:`GameSearch.moves`):
     by the fewest plays left, larger plays first among equals, then the listing order (leads
-    big and low first, replies low first); a pass (-1) last where allowed."""
+    big and low first, replies low first); a pass (-1) last where allowed.  The arrays are
+    those of the bundles of :mod:`~handsolver.solver.big2.game.kernel_layout`, passed one by
+    one: numba counts a reference for every array a call takes, and this is every node's call."""
     mover = st_info[sp, MOVER]
     code = st_info[sp, CODE]
     rank = st_info[sp, RANK]
@@ -341,7 +319,7 @@ def _list_moves(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank):  # type: ignore[no-untyped-def]
+def play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank):  # type: ignore[no-untyped-def]
     """Write the state after the frame's ``k``-th move to frame ``sp + 1``
     (:meth:`GameSearch.after`); the mover's number when the move empties the hand, else -1."""
     players = params[PLAYERS]
@@ -388,41 +366,23 @@ def _set(st_info, frame, mover, code, rank, by, passed):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def search(  # type: ignore[no-untyped-def]
-    params,
-    offsets,
-    pmask,
-    pcode,
-    prank,
-    bstart,
-    bend,
-    lead,
-    nplays,
-    bombs,
-    nbombs,
-    fewest,
-    t_key1,
-    t_key2,
-    t_lo,
-    t_hi,
-    st_hands,
-    st_info,
-    st_moves,
-    ctl,
-    limit,
-    safe,
-    rests,
-    nexts,
-    keys,
-    order,
-    counts,
-):
-    """Run the search held in ``st_*`` and ``ctl`` until it is proven (:data:`DONE`, the
+def search(plays, entries, stack, ctl, limit, scratch):  # type: ignore[no-untyped-def]
+    """Run the search held in ``stack`` and ``ctl`` until it is proven (:data:`DONE`, the
     value in ``ctl[RET]``) or ``ctl[NODES]`` reaches ``limit`` (:data:`PAUSED`: call again to
-    go on).
+    go on); ``plays`` a :class:`GamePlays`, ``entries`` the :class:`Entries`, ``scratch`` the
+    :class:`Scratch`.
 
     ``ctl[MODE]`` :data:`WINS` is :meth:`GameSearch.wins`; :data:`WITHIN` is
     :meth:`GameSearch.wins_within`, with the turns left in each frame's ``DEPTH``."""
+    params, offsets, pmask, pcode, prank = (
+        plays.params, plays.offsets, plays.pmask, plays.pcode, plays.prank
+    )  # fmt: skip
+    bstart, bend, lead, nplays = plays.bstart, plays.bend, plays.lead, plays.nplays
+    bombs, nbombs, fewest = plays.bombs, plays.nbombs, plays.fewest
+    t_key1, t_key2, t_lo, t_hi = entries.key1, entries.key2, entries.lo, entries.hi
+    st_hands, st_info, st_moves = stack.hands, stack.info, stack.moves
+    safe, rests, nexts = scratch.safe, scratch.rests, scratch.nexts
+    keys, order, counts = scratch.keys, scratch.order, scratch.counts
     players = params[PLAYERS]
     target = ctl[TARGET]
     mode = ctl[MODE]
@@ -430,7 +390,7 @@ def search(  # type: ignore[no-untyped-def]
     status = DONE
     while True:
         mover = st_info[sp, MOVER]
-        mine = 1 if mover == target else 0
+        ours = 1 if mover == target else 0
         resolved = -1
         if phase == ENTER:
             floor = _beat_floor(st_hands, st_info, sp, params, pmask, prank, bstart, bend)
@@ -438,7 +398,7 @@ def search(  # type: ignore[no-untyped-def]
             key1, key2 = _keys(st_hands, st_info, sp, offsets, players, target, mode, floor)
             known = -1
             if mode == WINS:
-                slot = _find(t_key1, t_key2, key1, key2)
+                slot = find_entry(t_key1, t_key2, key1, key2)
                 if slot >= 0:
                     known = t_hi[slot]
             else:
@@ -446,29 +406,29 @@ def search(  # type: ignore[no-untyped-def]
                 if depth <= 0:
                     known = 0
                 else:
-                    slot = _find(t_key1, t_key2, key1, key2)
+                    slot = find_entry(t_key1, t_key2, key1, key2)
                     if slot >= 0:
                         if depth <= t_lo[slot]:
                             known = 0
                         elif depth >= t_hi[slot]:
                             known = 1
                 if known < 0:
-                    plays = fewest[target, st_hands[sp, target]]
+                    needed = fewest[target, st_hands[sp, target]]
                     if params[PASS_FINAL]:
-                        least = plays + (1 if mover != target else 0)
+                        least = needed + (1 if mover != target else 0)
                     else:
-                        least = (plays - 1) * players + 1 + (target - mover) % players
+                        least = (needed - 1) * players + 1 + (target - mover) % players
                     if least > depth:
                         known = 0
                 if known < 0:
                     # Where the target cannot force going out at all, nor can it within a bound;
                     # with two players, a position the other can force is lost for the target.
-                    slot = _find(t_key1, t_key2, key1, key2 ^ WITHIN << 32)
+                    slot = find_entry(t_key1, t_key2, key1, key2 ^ WITHIN << 32)
                     if slot >= 0 and t_hi[slot] == 0:
                         known = 0
                     elif players == 2:
                         rival = key2 ^ WITHIN << 32 ^ target << 30 ^ (1 - target) << 30
-                        slot = _find(t_key1, t_key2, key1, rival)
+                        slot = find_entry(t_key1, t_key2, key1, rival)
                         if slot >= 0 and t_hi[slot] == 1:
                             known = 0
             if known >= 0:
@@ -501,9 +461,9 @@ def search(  # type: ignore[no-untyped-def]
                     nexts,
                 )
             ):
-                resolved = mine
+                resolved = ours
             else:
-                _list_moves(
+                list_moves(
                     sp,
                     st_hands,
                     st_info,
@@ -523,22 +483,22 @@ def search(  # type: ignore[no-untyped-def]
                     order,
                     counts,
                 )
-        elif ret == mine:
-            resolved = mine
+        elif ret == ours:
+            resolved = ours
         if resolved < 0:
             pushed = False
             while True:
                 k = st_info[sp, NEXT]
                 if k == st_info[sp, NMOVES]:
-                    resolved = 1 - mine
+                    resolved = 1 - ours
                     break
                 st_info[sp, NEXT] = k + 1
-                winner = _play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank)
+                winner = play(sp, k, st_hands, st_info, st_moves, params, pmask, pcode, prank)
                 if winner < 0:
                     pushed = True
                     break
-                if (1 if winner == target else 0) == mine:
-                    resolved = mine
+                if (1 if winner == target else 0) == ours:
+                    resolved = ours
                     break
             if pushed:
                 sp += 1
@@ -547,7 +507,7 @@ def search(  # type: ignore[no-untyped-def]
         key1, key2 = _keys(
             st_hands, st_info, sp, offsets, players, target, mode, st_info[sp, FLOOR]
         )
-        slot = _slot_for(t_key1, t_key2, t_lo, t_hi, key1, key2)
+        slot = entry_for(t_key1, t_key2, t_lo, t_hi, key1, key2)
         if mode == WINS:
             t_hi[slot] = resolved
         else:
@@ -566,5 +526,5 @@ def search(  # type: ignore[no-untyped-def]
 
 
 def new_counts() -> np.ndarray:
-    """The counting sort's buckets: a key is at most 20 plays times 8 plus 6."""
-    return np.zeros(8 * 21 + 8, dtype=np.int64)
+    """The counting sort's buckets: a key is at most :data:`MOST_CARDS` plays times 8 plus 6."""
+    return np.zeros(8 * (MOST_CARDS + 2), dtype=np.int64)

@@ -34,10 +34,13 @@ from typing import Literal
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name, cards_of
-from handsolver.solver.big2.game.search import GameSearch, OutOfBudget, play_of
-from handsolver.solver.big2.game.state import State
+from handsolver.solver.big2.game.kernel_layout import MOST_CARDS
+from handsolver.solver.big2.game.plays import PlayTuple
+from handsolver.solver.big2.game.search import DEFAULT_TABLE_SIZE, GameSearch, OutOfBudget, play_of
+from handsolver.solver.big2.game.state import DealState, Outcome
 
 __all__ = [
+    "DEFAULT_TABLE_SIZE",
     "GameResult",
     "LineStep",
     "MoveVerdict",
@@ -47,10 +50,10 @@ __all__ = [
     "solve_position",
 ]
 
-DEFAULT_TABLE_SIZE = 2_000_000
 #: Which search :func:`solve_position` runs.
 Kernel = Literal["auto", "compiled", "python"]
-#: The most cards in all the hands for which ``kernel="auto"`` runs the Python search.
+#: The most cards in all the hands for which ``kernel="auto"`` runs the Python search (where
+#: loading numba would take longer than the search; not the compiled search's limit a hand).
 AUTO_CARDS = 20
 
 
@@ -206,14 +209,14 @@ def check_position(position: Position, rules: Rules = SEED_RULES) -> Position:
     )
 
 
-def root_state(position: Position, rules: Rules) -> State:
+def root_state(position: Position, rules: Rules) -> DealState:
     """The search's state for a checked position."""
     passed = sum(1 << player for player in position.passed)
     if position.beat is None:
-        return (position.hands, position.to_move, 0, 0, -1, 0)
+        return DealState(position.hands, position.to_move, 0, 0, -1, 0)
     assert position.by is not None
     beat = position.beat
-    return (
+    return DealState(
         position.hands,
         position.to_move,
         beat.kind.size,
@@ -240,7 +243,7 @@ def _search_class(hands: tuple[CardSet, ...], kernel: Kernel) -> type[GameSearch
     if fits(hands):
         return CompiledSearch
     if kernel == "compiled":
-        raise InputError("the compiled search takes hands of at most 20 cards")
+        raise InputError(f"the compiled search takes hands of at most {MOST_CARDS} cards")
     return GameSearch
 
 
@@ -271,9 +274,9 @@ def solve_position(
     (a few hundred bytes each in Python, 20 compiled).  ``progress`` is called with the nodes
     searched so far, now and then.  ``kernel`` chooses the search: ``"compiled"`` (numba),
     ``"python"``, or ``"auto"``: compiled where numba loads, the hands hold more than
-    :data:`AUTO_CARDS` cards in all and none more than 20.  Both search the same positions in
-    the same order and give the same answers; the compiled one is many times faster once
-    numba has loaded.
+    :data:`AUTO_CARDS` cards in all and none more than :data:`~.kernel_layout.MOST_CARDS`
+    (20).  Both search the same positions in the same order and give the same answers; the
+    compiled one is many times faster once numba has loaded.
 
     :raises InputError: for a position :func:`check_position` rejects.
     """
@@ -297,7 +300,7 @@ def solve_position(
     moves.sort(key=lambda move: (not move[0], -move[1], move[2]))
     children = [search.after(root, move) for move in moves]
 
-    def value(child: State | int, target: int) -> bool | None:
+    def value(child: Outcome, target: int) -> bool | None:
         if isinstance(child, int):
             return child == target
         try:
@@ -352,8 +355,8 @@ def solve_position(
 
 def _line(
     search: GameSearch,
-    moves: list[Move],
-    children: list[State | int],
+    moves: list[PlayTuple],
+    children: list[Outcome],
     mover: int,
     winner: int,
     max_nodes: int | None,
@@ -372,29 +375,25 @@ def _line(
     return (), False
 
 
-#: A play as the search lists it: (mask, size, strength); (0, 0, 0) is a pass.
-Move = tuple[CardSet, int, int]
-
-
 def _steps(
     search: GameSearch,
-    moves: list[Move],
-    children: list[State | int],
+    moves: list[PlayTuple],
+    children: list[Outcome],
     mover: int,
     first: int,
-    good: Callable[[int, State | int, int], bool],
+    good: Callable[[int, Outcome, int], bool],
 ) -> tuple[LineStep, ...]:
     """The line that starts with the root's move ``first`` and then, at each turn, takes the
     mover's first move (in search order) whose result ``good(player, child, turn)`` accepts,
     the turns counted from 1 after the root's."""
 
-    def step(player: int, move: Move) -> LineStep:
+    def step(player: int, move: PlayTuple) -> LineStep:
         return LineStep(player, play_of(search, player, move[0]) if move[0] else None)
 
     steps = [step(mover, moves[first])]
     state, turn = children[first], 1
     while not isinstance(state, int):
-        player = state[1]
+        player = state.to_move
         for move in search.moves(state):
             child = search.after(state, move)
             if good(player, child, turn):
@@ -404,7 +403,7 @@ def _steps(
     return tuple(steps)
 
 
-def _within(search: GameSearch, child: State | int, winner: int, plies: int) -> bool:
+def _within(search: GameSearch, child: Outcome, winner: int, plies: int) -> bool:
     if isinstance(child, int):
         return child == winner
     return search.wins_within(child, winner, plies)
@@ -412,8 +411,8 @@ def _within(search: GameSearch, child: State | int, winner: int, plies: int) -> 
 
 def _fastest_line(
     search: GameSearch,
-    moves: list[Move],
-    children: list[State | int],
+    moves: list[PlayTuple],
+    children: list[Outcome],
     mover: int,
     winner: int,
 ) -> tuple[LineStep, ...]:
@@ -433,7 +432,7 @@ def _fastest_line(
             i for i, child in enumerate(children) if not _within(search, child, winner, plies - 2)
         )
 
-    def good(player: int, child: State | int, turn: int) -> bool:
+    def good(player: int, child: Outcome, turn: int) -> bool:
         # The winner keeps to a win in the turns left; the others to a move that delays it.
         left = plies - 1 - turn
         if player == winner:
@@ -445,15 +444,15 @@ def _fastest_line(
 
 def _winning_line(
     search: GameSearch,
-    moves: list[Move],
-    children: list[State | int],
+    moves: list[PlayTuple],
+    children: list[Outcome],
     mover: int,
     winner: int,
 ) -> tuple[LineStep, ...]:
     """A line in which the winner keeps to proven winning moves and the others take their
     first legal move."""
 
-    def good(player: int, child: State | int, turn: int) -> bool:
+    def good(player: int, child: Outcome, turn: int) -> bool:
         if player != winner:
             return True
         return child == winner if isinstance(child, int) else search.wins(child, winner)

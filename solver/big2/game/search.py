@@ -1,14 +1,16 @@
 """The search behind :func:`~.positions.solve_position`: can one player force
 going out first against all the others together?
 
-A state is the hands as masks, the player to move, the play to beat as (size, strength) with
-size 0 for a free lead, who made it, and (where passes are final) who has passed in this trick.
-The search is a boolean AND-OR search: the target player's turns are OR nodes, everybody
-else's are AND nodes (the others play as one side).  What makes it fast enough:
+A state is a :class:`~.state.DealState`: the hands as masks, the player to move, the play to
+beat as (size, strength) with size 0 for a free lead, who made it, and (where passes are final)
+who has passed in this trick; the moves are its legal moves.  The search is a boolean AND-OR
+search: the target player's turns are OR nodes, everybody else's are AND nodes (the others play
+as one side).  What makes it fast enough:
 
-* every play of each player's starting hand is listed once, by size and strength; in a subtree
-  a player's plays are the listed ones inside the current hand (one AND per play), and the
-  replies to a play are the listed ones above its strength (a bisection);
+* every play of each player's starting hand is listed once, by size and strength
+  (:class:`~.plays.HandPlays`); in a subtree a player's plays are the listed ones inside the
+  current hand (one AND per play), and the replies to a play are the listed ones above its
+  strength (a bisection);
 * a transposition table per target player maps a state to its proven value (the game has no
   cycles: every trick ends after one round of passes, so values are exact); the table's key
   lowers the play to beat to the strongest play still held at or below it
@@ -29,45 +31,23 @@ import time
 from bisect import bisect_right
 from collections.abc import Callable
 
-from handsolver.models.big2 import Play, PlayKind, iter_legal_plays
-from handsolver.models.big2_order import BOMB_KINDS, play_strength
+from handsolver.models.big2 import Play, PlayKind
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
 from handsolver.solver.big2.fewest.search import optimal_five_sets
-from handsolver.solver.big2.game.state import DEUCE_KEY, State, after
+from handsolver.solver.big2.game.plays import DEUCE_KEY, PlayTuple, hand_plays
+from handsolver.solver.big2.game.state import DealState, Outcome
+
+#: The entries a transposition table holds by default before it is emptied.
+DEFAULT_TABLE_SIZE = 2_000_000
 
 _CHECK_EVERY = 1024
+Key = tuple[tuple[CardSet, ...], int, int, int, int, int]
+"""A transposition key: a :class:`~.state.DealState`'s six fields (:meth:`GameSearch.key_of`)."""
 
 
 class OutOfBudget(Exception):
     """The node budget or the deadline ran out before the answer was proven."""
-
-
-class PlayerPlays:
-    """One player's plays, listed once from the starting hand."""
-
-    def __init__(self, hand: CardSet, rules: Rules) -> None:
-        plays = [
-            (p.mask, p.kind.size, play_strength(p, rules), p.kind)
-            for p in iter_legal_plays(hand, rules=rules)
-        ]
-        # Leads: big plays first, the lowest of each size first.
-        plays.sort(key=lambda play: (-play[1], play[2]))
-        self.leads = [(mask, size, strength) for mask, size, strength, _ in plays]
-        self.kinds = {mask: kind for mask, _, _, kind in plays}
-        self.sizes = {mask: size for mask, size, _, _ in plays}
-        self.strengths = {mask: strength for mask, _, strength, _ in plays}
-        by_size: dict[int, list[tuple[int, CardSet]]] = {}
-        for mask, size, strength, _ in plays:
-            by_size.setdefault(size, []).append((strength, mask))
-        self.by_size: dict[int, tuple[list[int], list[CardSet]]] = {}
-        for size, listed in by_size.items():
-            listed.sort()
-            self.by_size[size] = ([s for s, _ in listed], [m for _, m in listed])
-        self.bombs = [
-            (mask, 5, strength) for mask, size, strength, kind in plays if kind in BOMB_KINDS
-        ]
-        self.bombs.sort(key=lambda play: play[2])
 
 
 class GameSearch:
@@ -85,20 +65,20 @@ class GameSearch:
         *,
         max_nodes: int | None = None,
         deadline: float | None = None,
-        table_size: int = 2_000_000,
+        table_size: int = DEFAULT_TABLE_SIZE,
         progress: Callable[[int], None] | None = None,
     ) -> None:
         self.rules = rules
         self.players = len(hands)
-        self.plays = [PlayerPlays(hand, rules) for hand in hands]
+        self.plays = [hand_plays(hand, rules) for hand in hands]
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.table_size = table_size
         self.progress = progress
         self.nodes = 0
-        self._tables: dict[int, dict[State, bool]] = {}
-        self._within_tables: dict[int, dict[State, tuple[int, int]]] = {}
-        self._moves: dict[tuple[int, CardSet, int, int], list[tuple[CardSet, int, int]]] = {}
+        self._proven: dict[int, dict[Key, bool]] = {}
+        self._within: dict[int, dict[Key, tuple[int, int]]] = {}
+        self._moves: dict[tuple[int, CardSet, int, int], list[PlayTuple]] = {}
         self._fewest: dict[CardSet, int] = {}
         self._best: dict[tuple[int, CardSet, int], int] = {}
         self._others = [
@@ -108,7 +88,7 @@ class GameSearch:
 
     # -- moves ---------------------------------------------------------------------------
 
-    def moves(self, state: State) -> list[tuple[CardSet, int, int]]:
+    def moves(self, state: DealState) -> list[PlayTuple]:
         """The mover's legal plays as (mask, size, strength), in search order; a pass is
         ``(0, 0, 0)``, listed last where it is allowed (never on a free lead).
 
@@ -121,24 +101,21 @@ class GameSearch:
         known = self._moves.get(key)
         if known is not None:
             return known
-        mine = self.plays[mover]
+        out = [play for play in state.legal_moves(self.plays[mover]) if play is not None]
+        fewest = self.fewest_plays
         if size == 0:
-            out = [play for play in mine.leads if play[0] & hand == play[0]]
-            fewest = self.fewest_plays
             out.sort(key=lambda play: fewest(hand ^ play[0]))
         else:
-            out = []
-            listed = mine.by_size.get(size)
-            if listed is not None:
-                strengths, masks = listed
-                for index in range(bisect_right(strengths, strength), len(masks)):
-                    mask = masks[index]
-                    if mask & hand == mask:
-                        out.append((mask, size, strengths[index]))
-            if self.rules.bombs and size == 1 and strength >= DEUCE_KEY:
-                out.extend(play for play in mine.bombs if play[0] & hand == play[0])
-            fewest = self.fewest_plays
-            out.sort(key=lambda play: (fewest(hand ^ play[0]), -play[1]))
+            # Replies of one strength in the order of their masks (bombs, of another size, as
+            # listed): the order the search has always taken them in.
+            out.sort(
+                key=lambda play: (
+                    fewest(hand ^ play[0]),
+                    -play[1],
+                    play[2],
+                    play[0] if play[1] == size else 0,
+                )
+            )
         for index, play in enumerate(out):
             if play[0] == hand:
                 out.insert(0, out.pop(index))
@@ -150,15 +127,16 @@ class GameSearch:
         self._moves[key] = out
         return out
 
-    def after(self, state: State, move: tuple[CardSet, int, int]) -> State | int:
+    def after(self, state: DealState, move: PlayTuple) -> Outcome:
         """The state after ``move`` (``(0, 0, 0)`` for a pass), or the mover's number when the
-        move empties the hand."""
-        return after(state, move if move[0] else None, self.rules)
+        move empties the hand (:meth:`DealState.after`)."""
+        return state.after(move if move[0] else None, self.rules)
 
-    def key_of(self, state: State) -> State:
-        """The state as a table key: the play to beat's strength lowered to the strongest
-        play of its size, at or below it, that a player who may still reply holds (-1 for
-        none); a single of a deuce or above is never lowered below the lowest deuce.
+    def key_of(self, state: DealState) -> Key:
+        """The state as a table key: its six fields (a plain tuple, cheaper to make than a
+        state, where they change), the play to beat's strength lowered to the strongest play of
+        its size, at or below it, that a player who may still reply holds (-1 for none); a
+        single of a deuce or above is never lowered below the lowest deuce.
 
         Sound because two such states allow the same replies in this trick, move for move:
         the players who may reply are those who have not passed and did not make the play
@@ -173,7 +151,7 @@ class GameSearch:
         >>> nine = search.plays[0].strengths[mask_of(parse_cards("9c"))]
         >>> # Player 0 to beat player 1's single, the highest ace: the 9c is the strongest
         >>> # single at or below it that may reply (the 7h is player 1's own).
-        >>> search.key_of((hands, 0, 1, DEUCE_KEY - 1, 1, 0))[3] == nine
+        >>> search.key_of(DealState(hands, 0, 1, DEUCE_KEY - 1, 1, 0))[3] == nine
         True
         """
         hands, mover, size, strength, by, passed = state
@@ -183,15 +161,16 @@ class GameSearch:
         for player in range(self.players):
             if player == by or passed >> player & 1:
                 continue
-            listed = self.plays[player].by_size.get(size)
+            listed = self.plays[player].replies.get(size)
             if listed is None:
                 continue
-            strengths, masks = listed
+            strengths, plays = listed
             hand = hands[player]
             for index in range(bisect_right(strengths, strength) - 1, -1, -1):
                 if strengths[index] <= floor:
                     break
-                if masks[index] & hand == masks[index]:
+                mask = plays[index][0]
+                if mask & hand == mask:
                     floor = strengths[index]
                     break
         if floor == strength:
@@ -207,11 +186,11 @@ class GameSearch:
         if known is not None:
             return known
         best = -1
-        listed = self.plays[player].by_size.get(size)
+        listed = self.plays[player].replies.get(size)
         if listed is not None:
-            strengths, masks = listed
-            for index in range(len(masks) - 1, -1, -1):
-                mask = masks[index]
+            strengths, plays = listed
+            for index in range(len(plays) - 1, -1, -1):
+                mask = plays[index][0]
                 if mask & hand == mask:
                     best = strengths[index]
                     break
@@ -225,7 +204,7 @@ class GameSearch:
         except perhaps the last: then every other player must pass each of them in turn."""
         hand = hands[leader]
         mine = self.plays[leader]
-        if hand in mine.sizes:
+        if hand in mine.kinds:
             return True
         others = self._others[leader]
         bombs_held = self.rules.bombs and any(
@@ -236,14 +215,14 @@ class GameSearch:
         covered = 0
         # Sizes come largest first (the order of the leads), and in each only the plays above
         # the others' best can be safe.
-        for size, (strengths, masks) in mine.by_size.items():
+        for size, (strengths, plays) in mine.replies.items():
             best = -1
             for other in others:
                 reply = best_reply(hands[other], other, size)
                 if reply > best:
                     best = reply
-            for index in range(bisect_right(strengths, best), len(masks)):
-                mask = masks[index]
+            for index in range(bisect_right(strengths, best), len(plays)):
+                mask = plays[index][0]
                 if mask & hand == mask:
                     if not (bombs_held and size == 1 and strengths[index] >= DEUCE_KEY):
                         safe.append(mask)
@@ -251,10 +230,10 @@ class GameSearch:
         # What no safe play covers must go out in the one last play.
         if not safe or (hand & ~covered).bit_count() > self._largest_play:
             return False
-        return self._splits(hand, safe, 0, mine.sizes)
+        return self._splits(hand, safe, 0, mine.kinds)
 
     def _splits(
-        self, hand: CardSet, safe: list[CardSet], start: int, plays: dict[CardSet, int]
+        self, hand: CardSet, safe: list[CardSet], start: int, plays: dict[CardSet, PlayKind]
     ) -> bool:
         if hand in plays:
             return True
@@ -278,37 +257,38 @@ class GameSearch:
             if self.progress is not None:
                 self.progress(self.nodes)
 
-    def wins(self, state: State, target: int) -> bool:
+    def wins(self, state: DealState, target: int) -> bool:
         """Whether ``target`` can force going out first from ``state``.
 
         :raises OutOfBudget: when the budget runs out first.
         """
-        table = self._tables.setdefault(target, {})
-        moves, after, sure_out, count = self.moves, self.after, self.sure_out, self._count_node
+        entries = self._proven.setdefault(target, {})
+        moves, sure_out, count = self.moves, self.sure_out, self._count_node
+        step, rules = DealState.after, self.rules  # self.after, one call fewer an edge
         key_of = self.key_of
         limit = self.table_size
 
-        def win(state: State) -> bool:
+        def win(state: DealState) -> bool:
             key = key_of(state)
-            known = table.get(key)
+            known = entries.get(key)
             if known is not None:
                 return known
             count()
-            hands, mover, size = state[0], state[1], state[2]
-            mine = mover == target
+            hands, mover, size = state.hands, state.to_move, state.size
+            ours = mover == target
             if size == 0 and sure_out(hands, mover):
-                table[key] = mine
-                return mine
-            result = not mine
+                entries[key] = ours
+                return ours
+            result = not ours
             for move in moves(state):
-                child = after(state, move)
+                child = step(state, move if move[0] else None, rules)
                 value = child == target if isinstance(child, int) else win(child)
-                if value == mine:
-                    result = mine
+                if value == ours:
+                    result = ours
                     break
-            if len(table) >= limit:
-                table.clear()
-            table[key] = result
+            if len(entries) >= limit:
+                entries.clear()
+            entries[key] = result
             return result
 
         return win(state)
@@ -322,36 +302,37 @@ class GameSearch:
             plays = self._fewest[hand] = optimal_five_sets(hand, False, self.rules)[0]
         return plays
 
-    def least_plies(self, state: State, target: int) -> int:
+    def least_plies(self, state: DealState, target: int) -> int:
         """A lower bound on the turns before ``target`` can go out: its hand needs at least
         the fewest plays that empty it, and where passes are not final every other player
         takes a turn between two of its plays."""
-        mover = state[1]
-        plays = self.fewest_plays(state[0][target])
+        mover = state.to_move
+        plays = self.fewest_plays(state.hands[target])
         if self.rules.pass_final:
             return plays + (mover != target)
         players = self.players
         return (plays - 1) * players + 1 + (target - mover) % players
 
-    def wins_within(self, state: State, target: int, plies: int) -> bool:
+    def wins_within(self, state: DealState, target: int, plies: int) -> bool:
         """Whether ``target`` can force going out first within ``plies`` turns (passes count).
 
-        The table keeps, per state, the most plies known too few and the fewest known enough.
+        The entries keep, per state, the most plies known too few and the fewest known enough.
         """
-        table = self._within_tables.setdefault(target, {})
-        moves, after, count, least = self.moves, self.after, self._count_node, self.least_plies
+        entries = self._within.setdefault(target, {})
+        moves, count, least = self.moves, self._count_node, self.least_plies
+        step, rules = DealState.after, self.rules  # self.after, one call fewer an edge
         key_of = self.key_of
         limit = self.table_size
         # Where the target cannot force going out at all, it cannot within any bound either.
-        proven = self._tables.get(target, {})
+        proven = self._proven.get(target, {})
         # With two players, a position the other can force is lost for the target.
-        rival = self._tables.get(1 - target, {}) if self.players == 2 else {}
+        rival = self._proven.get(1 - target, {}) if self.players == 2 else {}
 
-        def within(state: State, depth: int) -> bool:
+        def within(state: DealState, depth: int) -> bool:
             if depth <= 0:
                 return False
             key = key_of(state)
-            too_few, enough = table.get(key, (0, 1 << 30))
+            too_few, enough = entries.get(key, (0, 1 << 30))
             if depth <= too_few:
                 return False
             if depth >= enough:
@@ -359,23 +340,23 @@ class GameSearch:
             if least(state, target) > depth or proven.get(key) is False or rival.get(key) is True:
                 return False
             count()
-            mine = state[1] == target
-            result = not mine
+            ours = state.to_move == target
+            result = not ours
             for move in moves(state):
-                child = after(state, move)
+                child = step(state, move if move[0] else None, rules)
                 if isinstance(child, int):
                     value = child == target
                 else:
                     value = within(child, depth - 1)
-                if value == mine:
-                    result = mine
+                if value == ours:
+                    result = ours
                     break
-            if len(table) >= limit:
-                table.clear()
+            if len(entries) >= limit:
+                entries.clear()
             if result:
-                table[key] = (too_few, min(enough, depth))
+                entries[key] = (too_few, min(enough, depth))
             else:
-                table[key] = (max(too_few, depth), enough)
+                entries[key] = (max(too_few, depth), enough)
             return result
 
         return within(state, plies)

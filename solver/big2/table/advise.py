@@ -70,7 +70,7 @@ from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name
 from handsolver.solver.batch import run_batch
 from handsolver.solver.big2.game.positions import Position, check_position, root_state
-from handsolver.solver.big2.game.state import State, after
+from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.line_search import deal_won
 from handsolver.solver.big2.table.playout import Policy, greedy_choice, hand_plays, shed_choice
 from handsolver.solver.big2.table.reading import fitted_deals, greedy_readings
@@ -338,14 +338,14 @@ def score_deal(
     root = root_state(check_position(_position(hands, view), rules), rules)
     plays = [hand_plays(hand, rules) for hand in hands]
     policies: list[Policy] = [greedy_choice] * len(hands)
-    refuted: set[State] = set()
+    refuted: set[DealState] = set()
     searched = _first_moves(view, moves, LINE_MOVES if settings.line_nodes else 0)
     out = []
     for index, (move, verdict) in enumerate(zip(moves, verdicts, strict=True)):
         if verdict or (verdict is False and two_players):
             out.append((True, int(verdict)))
             continue
-        child = after(root, _tupled(move, rules), rules)
+        child = root.after(_tupled(move, rules), rules)
         if isinstance(child, int):
             won = child == view.seat
         else:

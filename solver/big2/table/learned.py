@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from handsolver.models.big2_order import KIND_STEP, play_strength
 from handsolver.models.cards import CardSet
-from handsolver.solver.big2.game.state import State
+from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.views import Move, TableView
 
 if TYPE_CHECKING:
@@ -155,9 +155,11 @@ def network() -> Network:
     return Network.load(WEIGHTS)
 
 
-def deal_state_features(state: State, played: CardSet, beat: CardSet, start: bool) -> np.ndarray:
-    """:func:`state_features` of a deal in play (:data:`~..game.state.State`, every hand
-    known) for the seat to move, given every card played so far, the cards of the play to beat
+def deal_state_features(
+    state: DealState, played: CardSet, beat: CardSet, start: bool
+) -> np.ndarray:
+    """:func:`state_features` of a deal in play (:class:`~..game.state.DealState`, every
+    hand known) for the seat to move, given every card played so far, the cards of the play to beat
     (0 on a lead) and whether this is the deal's first play: what
     :func:`view_state` gives from that seat's view, without building one."""
     hands, mover, size, _, by, passed = state

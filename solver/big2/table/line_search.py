@@ -4,8 +4,9 @@ With the other seats' policies fixed (in the advisor, the ``greedy`` program's),
 follow from the position, and the game is a puzzle for one seat alone: a search of that seat's
 own moves, each followed by the others' replies played out to its next turn
 (:func:`~.playout.play_until`).  It is far smaller than the game against every reply
-(:mod:`.game_search`), and it answers a different question: whether some line of the seat's
-own wins against these opponents, where a playout tries one line only.
+(:mod:`handsolver.solver.big2.game.search`), and it answers a different question: whether
+some line of the seat's own wins against these opponents, where a playout tries one line
+only.
 
 The seat's moves are tried in turn: those its ``first`` policies would choose, then every other
 legal move (plays that beat, lowest first, the pass last; on a lead, the plays of the most cards
@@ -14,12 +15,13 @@ of the same hands (the advisor does, across the moves of one deal).
 
 >>> from handsolver.models.big2 import SEED_RULES
 >>> from handsolver.models.cards import mask_of, parse_cards
+>>> from handsolver.solver.big2.game.state import DealState
 >>> from handsolver.solver.big2.table.playout import greedy_choice, hand_plays, play_out
 >>> hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
 >>> plays = [hand_plays(hand, SEED_RULES) for hand in hands]
 >>> policies = [greedy_choice, greedy_choice]
->>> state = (hands, 0, 0, 0, -1, 0)
->>> play_out(plays, *state, SEED_RULES, policies)  # 3c, 7h, 9h, Ah, pass, 3d: seat 1 is out
+>>> state = DealState(hands, 0, 0, 0, -1, 0)
+>>> play_out(plays, state, SEED_RULES, policies)  # 3c, 7h, 9h, Ah, pass, 3d: seat 1 is out
 1
 >>> winning_line(plays, state, 0, SEED_RULES, policies, (greedy_choice,), 100, set())
 True
@@ -33,8 +35,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.game.state import PlayTuple, State, after
-from handsolver.solver.big2.table.playout import HandPlays, Policy, play_out, play_until, seat_moves
+from handsolver.solver.big2.game.plays import HandPlays
+from handsolver.solver.big2.game.state import DealState, Outcome, PlayOrPass
+from handsolver.solver.big2.table.playout import Policy, play_out, play_until
 
 __all__ = ["DealPlays", "deal_won", "winning_line"]
 
@@ -45,13 +48,13 @@ class _OutOfNodes(Exception):
 
 def winning_line(
     plays: Sequence[HandPlays],
-    state: State,
+    state: DealState,
     seat: int,
     rules: Rules,
     policies: Sequence[Policy],
     first: Sequence[Policy],
     max_nodes: int,
-    refuted: set[State],
+    refuted: set[DealState],
 ) -> bool | None:
     """Whether ``seat`` can go out first from ``state`` when every other seat plays its policy
     of ``policies``: True or False, or None when ``max_nodes`` of the seat's turns were searched
@@ -59,25 +62,25 @@ def winning_line(
     ``refuted``: positions known lost, added to as the search proves more (see the module)."""
     nodes = 0
 
-    def wins(position: State | int) -> bool:
+    def wins(outcome: Outcome) -> bool:
         nonlocal nodes
-        if isinstance(position, int):
-            return position == seat
-        if position in refuted:
+        if isinstance(outcome, int):
+            return outcome == seat
+        if outcome in refuted:
             return False
         nodes += 1
         if nodes > max_nodes:
             raise _OutOfNodes
-        for move in _moves(plays[seat], position, seat, first):
-            child = after(position, move, rules)
+        for move in _moves(plays[seat], outcome, seat, first):
+            child = outcome.after(move, rules)
             if not isinstance(child, int):
-                child = play_until(plays, *child, rules, policies, seat)
+                child = play_until(plays, child, rules, policies, seat)
             if wins(child):
                 return True
-        refuted.add(position)
+        refuted.add(outcome)
         return False
 
-    start = play_until(plays, *state, rules, policies, seat)
+    start = play_until(plays, state, rules, policies, seat)
     try:
         return wins(start)
     except _OutOfNodes:
@@ -86,64 +89,64 @@ def winning_line(
 
 def deal_won(
     plays: Sequence[HandPlays],
-    state: State,
+    state: DealState,
     seat: int,
     rules: Rules,
     policies: list[Policy],
     first: Sequence[Policy],
     line_nodes: int,
-    refuted: set[State],
+    refuted: set[DealState],
 ) -> bool:
     """Whether ``seat`` goes out first from ``state``, every other seat playing its policy of
     ``policies``: played out by each of the ``first`` policies in turn (a win in either
     counts), else, with ``line_nodes`` set, by a line :func:`winning_line` finds within that
     budget.  ``policies[seat]`` is set for the playouts and put back after them."""
-    mine = policies[seat]
+    own = policies[seat]
     try:
         for policy in first:
             policies[seat] = policy
-            if play_out(plays, *state, rules, policies) == seat:
+            if play_out(plays, state, rules, policies) == seat:
                 return True
     finally:
-        policies[seat] = mine
+        policies[seat] = own
     if not line_nodes:
         return False
     return bool(winning_line(plays, state, seat, rules, policies, first, line_nodes, refuted))
 
 
 def _moves(
-    mine: HandPlays, state: State, seat: int, first: Sequence[Policy]
-) -> Iterator[PlayTuple | None]:
+    mine: HandPlays, state: DealState, seat: int, first: Sequence[Policy]
+) -> Iterator[PlayOrPass]:
     """The seat's legal moves, those of the ``first`` policies first (see the module)."""
     hands, _, size, strength, _, _ = state
     hand = hands[seat]
     danger = min(count.bit_count() for other, count in enumerate(hands) if other != seat)
-    tried: list[PlayTuple | None] = []
+    tried: list[PlayOrPass] = []
     for policy in first:
         move = policy(mine, hand, size, strength, danger, 0)
         if move not in tried:
             tried.append(move)
             yield move
-    rest = seat_moves(mine, hand, size, strength)
+    rest = state.legal_moves(mine)
     yield from (move for move in rest if move not in tried)
 
 
 class DealPlays:
-    """A deal's plays (:class:`~.playout.HandPlays` a seat) and rules, and a deal scored on
-    them: the Python path, which :class:`~.playout_compiled.CompiledDeal`
-    repeats compiled."""
+    """A deal's plays (:class:`~handsolver.solver.big2.game.plays.HandPlays` a seat) and
+    rules, and a deal scored on them: the Python path, which
+    :class:`~.playout_compiled.CompiledDeal` repeats compiled."""
 
     def __init__(self, plays: Sequence[HandPlays], rules: Rules) -> None:
         self.plays, self.rules = plays, rules
 
     def deal_won(
         self,
-        state: State,
+        state: DealState,
         seat: int,
         policies: list[Policy],
         first: Sequence[Policy],
         line_nodes: int,
-        refuted: set[State],
+        refuted: set[DealState],
     ) -> bool:
         """:func:`deal_won` from ``state``."""
         return deal_won(self.plays, state, seat, self.rules, policies, first, line_nodes, refuted)

@@ -1,9 +1,11 @@
 """Big 2 deals played to the end, fast, with every hand known and one policy for every seat.
 
 The advisor (:mod:`.advise`) scores a move in a sampled deal by playing the deal out after it;
-this module is that playout.  Each hand's plays are listed once, as ``(mask, size, strength)``
-(:class:`HandPlays`); a turn looks only at masks and numbers, so a whole deal of four hands
-takes well under a millisecond.
+this module is that playout: a policy chooses each seat's move and the deal's state
+(:class:`~handsolver.solver.big2.game.state.DealState`) steps.  Each hand's plays are listed
+once, as ``(mask, size, strength)`` (:class:`~handsolver.solver.big2.game.plays.HandPlays`); a
+turn looks only at masks and numbers, so a whole deal of four hands takes well under a
+millisecond.
 
 Two policies choose the moves:
 
@@ -28,9 +30,9 @@ Two policies choose the moves:
 
 >>> from handsolver.models.big2 import SEED_RULES
 >>> from handsolver.models.cards import mask_of, parse_cards
->>> hands = [mask_of(parse_cards(text)) for text in ("3d 4c 4d", "5d 6c 6d")]
+>>> hands = tuple(mask_of(parse_cards(text)) for text in ("3d 4c 4d", "5d 6c 6d"))
 >>> plays = [hand_plays(hand, SEED_RULES) for hand in hands]
->>> play_out(plays, hands, 0, 0, 0, -1, 0, SEED_RULES, [shed_choice, greedy_choice])
+>>> play_out(plays, DealState(hands, 0, 0, 0, -1, 0), SEED_RULES, [shed_choice, greedy_choice])
 1
 
 (the player leads 4c 4d, the other beats it with 6c 6d and goes out with 5d).
@@ -39,14 +41,17 @@ Two policies choose the moves:
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
 
-from handsolver.models.big2 import iter_legal_plays
-from handsolver.models.big2_order import BOMB_KINDS, play_strength
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
-from handsolver.solver.big2.game.state import DEUCE_KEY, PlayTuple, State, next_seat
+from handsolver.solver.big2.game.plays import (
+    DEUCE_KEY,
+    HandPlays,
+    beating_plays,
+    hand_plays,
+)
+from handsolver.solver.big2.game.state import DealState, Outcome, PlayOrPass
 
 __all__ = [
     "BREAK_AT",
@@ -58,11 +63,10 @@ __all__ = [
     "hand_plays",
     "play_out",
     "play_until",
-    "seat_moves",
     "shed_choice",
 ]
 
-Policy = Callable[["HandPlays", CardSet, int, int, int, CardSet], PlayTuple | None]
+Policy = Callable[[HandPlays, CardSet, int, int, int, CardSet], PlayOrPass]
 """(the mover's plays, the mover's hand, size and strength of the play to beat (size 0 on a
 lead), the fewest cards an opponent holds, cards a lead must hold) -> a play, or None for a
 pass."""
@@ -71,64 +75,9 @@ DANGER_AT = 2
 _NIBBLE = 15
 
 
-class HandPlays:
-    """Every play of one hand, listed once: ``leads`` by size (largest first) and then strength
-    (lowest first); ``replies[size]`` the strengths and plays of that size, lowest first;
-    ``bombs`` the plays that beat a single 2 where the rules have bombs; ``whole`` every
-    play's mask (to see at once whether a hand is one play)."""
-
-    __slots__ = ("bombs", "leads", "replies", "whole")
-
-    def __init__(self, hand: CardSet, rules: Rules) -> None:
-        listed = [
-            (play.mask, play.kind.size, play_strength(play, rules), play.kind)
-            for play in iter_legal_plays(hand, rules=rules)
-        ]
-        listed.sort(key=lambda play: (-play[1], play[2]))
-        self.leads: list[PlayTuple] = [(mask, size, strength) for mask, size, strength, _ in listed]
-        self.whole = frozenset(mask for mask, _, _, _ in listed)
-        by_size: dict[int, list[PlayTuple]] = {}
-        for play in sorted(self.leads, key=lambda play: play[2]):
-            by_size.setdefault(play[1], []).append(play)
-        self.replies: dict[int, tuple[list[int], list[PlayTuple]]] = {
-            size: ([play[2] for play in plays], plays) for size, plays in by_size.items()
-        }
-        self.bombs: list[PlayTuple] = []
-        if rules.bombs:
-            self.bombs = [(m, s, st) for m, s, st, kind in listed if kind in BOMB_KINDS]
-            self.bombs.sort(key=lambda play: play[2])
-
-
-@lru_cache(maxsize=1 << 12)
-def hand_plays(hand: CardSet, rules: Rules) -> HandPlays:
-    """The plays of ``hand`` (cached: the player's own hand recurs in every sampled deal)."""
-    return HandPlays(hand, rules)
-
-
-def beating_plays(mine: HandPlays, hand: CardSet, size: int, strength: int) -> Iterator[PlayTuple]:
-    """The plays inside ``hand`` that beat (size, strength), lowest first, bombs last."""
-    listed = mine.replies.get(size)
-    if listed is not None:
-        strengths, plays = listed
-        for index in range(bisect_right(strengths, strength), len(plays)):
-            play = plays[index]
-            if play[0] & hand == play[0]:
-                yield play
-    if mine.bombs and size == 1 and strength >= DEUCE_KEY:
-        yield from (play for play in mine.bombs if play[0] & hand == play[0])
-
-
-def seat_moves(mine: HandPlays, hand: CardSet, size: int, strength: int) -> list[PlayTuple | None]:
-    """Every legal move of ``hand``: on a lead (size 0) every play, the most cards first and
-    the lowest first; on a play to beat the plays that beat it, lowest first, then the pass."""
-    if size == 0:
-        return [play for play in mine.leads if play[0] & hand == play[0]]
-    return [*beating_plays(mine, hand, size, strength), None]
-
-
 def greedy_choice(
     mine: HandPlays, hand: CardSet, size: int, strength: int, danger: int, must: CardSet
-) -> PlayTuple | None:
+) -> PlayOrPass:
     """The greedy rule (see the module)."""
     if size == 0:
         for play in mine.leads:
@@ -159,10 +108,10 @@ def _keeps_groups(mask: CardSet, hand: CardSet) -> bool:
 
 def shed_choice(
     mine: HandPlays, hand: CardSet, size: int, strength: int, danger: int, must: CardSet
-) -> PlayTuple | None:
+) -> PlayOrPass:
     """The playout policy (see the module)."""
     if size == 0:
-        if hand in mine.whole and hand & must == must:
+        if hand in mine.kinds and hand & must == must:
             return next(play for play in mine.leads if play[0] == hand)
         leads = [
             play for play in mine.leads if play[0] & hand == play[0] and play[0] & must == must
@@ -192,46 +141,30 @@ def shed_choice(
 
 
 def play_out(
-    plays: Sequence[HandPlays],
-    hands: Sequence[CardSet],
-    mover: int,
-    size: int,
-    strength: int,
-    by: int,
-    passed: int,
-    rules: Rules,
-    policies: Sequence[Policy],
+    plays: Sequence[HandPlays], state: DealState, rules: Rules, policies: Sequence[Policy]
 ) -> int:
-    """The seat that goes out first when each seat plays its policy of ``policies`` from this
-    state: the hands, the seat to move, the play to beat as size and strength (size 0 for a
-    free lead), the seat that made it (-1 on a lead) and the seats out of the trick as bits
-    (where passes are final).  ``plays[seat]`` lists that seat's plays (of its hand now, or of
-    any hand holding it)."""
-    winner = play_until(plays, hands, mover, size, strength, by, passed, rules, policies, -1)
+    """The seat that goes out first when each seat plays its policy of ``policies`` from
+    ``state``; ``plays[seat]`` lists that seat's plays (of its hand now, or of any hand holding
+    it)."""
+    winner = play_until(plays, state, rules, policies, -1)
     assert isinstance(winner, int)
     return winner
 
 
 def play_until(
     plays: Sequence[HandPlays],
-    hands: Sequence[CardSet],
-    mover: int,
-    size: int,
-    strength: int,
-    by: int,
-    passed: int,
+    state: DealState,
     rules: Rules,
     policies: Sequence[Policy],
     until: int,
-) -> State | int:
+) -> Outcome:
     """As :func:`play_out`, but stopping when seat ``until`` is to move: the state then, or
     the seat that went out first before that."""
-    hands = list(hands)
     # Cards in each hand, kept as the hands change: the fewest an opponent holds is asked
     # every turn.
+    hands, mover, size, strength, _, _ = state
     counts = [hand.bit_count() for hand in hands]
-    players = len(hands)
-    pass_final = rules.pass_final
+    step = DealState.after
     while mover != until:
         policy = policies[mover]
         danger = 0
@@ -241,25 +174,11 @@ def play_until(
             danger = min(counts)
             counts[mover] = own
         move = policy(plays[mover], hands[mover], size, strength, danger, 0)
-        if move is None:
-            if pass_final:
-                passed |= 1 << mover
-            nxt = next_seat(mover, passed, players)
-            if nxt == by:
-                size = strength = passed = 0
-                by = -1
-            mover = nxt
-            continue
-        rest = hands[mover] ^ move[0]
-        if not rest:
-            return mover
-        hands[mover] = rest
-        counts[mover] = rest.bit_count()
-        nxt = next_seat(mover, passed, players)
-        if nxt == mover:
-            size = strength = passed = 0
-            by = -1
-        else:
-            size, strength, by = move[1], move[2], mover
-            mover = nxt
-    return (tuple(hands), mover, size, strength, by, passed)
+        outcome = step(state, move, rules)
+        if isinstance(outcome, int):
+            return outcome
+        if move is not None:
+            counts[mover] -= move[1]
+        state = outcome
+        hands, mover, size, strength, _, _ = state
+    return state

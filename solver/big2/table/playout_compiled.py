@@ -1,16 +1,17 @@
 """The compiled playouts and line search (:mod:`.playout_kernel`) driven from Python: a deal's
-plays as arrays, the table of refuted positions, and the calls that take and give the states of
-:mod:`.playout` (``(hands, mover, size, strength, by, passed)``).
+plays as arrays, the table of refuted positions, and the calls that take and give the states
+of a deal in play (:class:`~handsolver.solver.big2.game.state.DealState`).
 
 >>> from handsolver.models.big2 import SEED_RULES
 >>> from handsolver.models.cards import mask_of, parse_cards
+>>> from handsolver.solver.big2.game.state import DealState
 >>> from handsolver.solver.big2.table.playout import greedy_choice, hand_plays
 >>> hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
 >>> deal = CompiledDeal([hand_plays(hand, SEED_RULES) for hand in hands], SEED_RULES)
->>> state = (hands, 0, 0, 0, -1, 0)
->>> deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 0, RefutedTable(2))
+>>> state = DealState(hands, 0, 0, 0, -1, 0)
+>>> deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 0, RefutedStates(2))
 False
->>> deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 100, RefutedTable(2))
+>>> deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 100, RefutedStates(2))
 True
 
 (as in :mod:`.line_search`: greedy's line loses, the queen led first wins).
@@ -25,18 +26,24 @@ from typing import cast
 import numpy as np
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.game.state import State
+from handsolver.solver.big2.game.kernel import size_code
+from handsolver.solver.big2.game.kernel_layout import SIZE_CODES
+from handsolver.solver.big2.game.plays import HandPlays
+from handsolver.solver.big2.game.state import DealState, Outcome, PlayOrPass
 from handsolver.solver.big2.table import playout_kernel as kernel
-from handsolver.solver.big2.table.playout import HandPlays, Policy, greedy_choice, shed_choice
+from handsolver.solver.big2.table.playout import Policy, greedy_choice, shed_choice
 
-__all__ = ["CompiledDeal", "RefutedTable"]
+__all__ = ["CompiledDeal", "RefutedStates"]
 
 _CODES: dict[Policy, int] = {greedy_choice: kernel.GREEDY, shed_choice: kernel.SHED}
 # The kernel's functions, typed for the calls here (numba's dispatchers are untyped).
 _deal_won = cast(Callable[..., bool], kernel.deal_won)
 _winning_line = cast(Callable[..., int], kernel.winning_line)
 _play_until = cast(Callable[..., int], kernel.play_until)
-_FIRST_TABLE = 1 << 12
+_legal_moves = cast(Callable[..., int], kernel.legal_moves)
+_after = cast(Callable[..., int], kernel.after)
+_choice = cast(Callable[..., int], kernel.choice)
+_FIRST_SLOTS = 1 << 12
 
 
 _ARRAYS: dict[tuple[Policy, ...], np.ndarray] = {}
@@ -60,21 +67,21 @@ def _seat_arrays(mine: HandPlays) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     cached) recur in every deal of a decision."""
     leads = np.array(mine.leads, np.int64).reshape(-1, 3)
     index = {play[0]: k for k, play in enumerate(mine.leads)}
-    replies = np.zeros((7, max(1, len(leads))), np.int64)
-    n_replies = np.zeros(7, np.int64)
+    replies = np.zeros((SIZE_CODES, max(1, len(leads))), np.int64)
+    n_replies = np.zeros(SIZE_CODES, np.int64)
     for size, (_, listed) in mine.replies.items():
-        code = size if size <= 5 else 6
+        code = int(size_code(size))
         n_replies[code] = len(listed)
         replies[code, : len(listed)] = [index[play[0]] for play in listed]
     bombs = np.array([index[play[0]] for play in mine.bombs], np.int64)
     return leads, replies, n_replies, bombs
 
 
-class RefutedTable:
+class RefutedStates:
     """Positions the line search proved lost, for the deals of one decision (a state holds every
     hand, so a refutation holds wherever it comes up); grown before it is half full."""
 
-    def __init__(self, players: int, slots: int = _FIRST_TABLE) -> None:
+    def __init__(self, players: int, slots: int = _FIRST_SLOTS) -> None:
         self.hands = np.zeros((slots, players), np.int64)
         self.meta = np.full(slots, -1, np.int64)
         self.used = np.zeros(1, np.int64)
@@ -99,15 +106,22 @@ class RefutedTable:
         kernel.insert_all(self.hands, self.meta, hands, meta)
 
 
-def _state_arrays(state: State) -> tuple[np.ndarray, np.ndarray]:
+def _state_arrays(state: DealState) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's state: the hands, and (mover, size, strength, by, passed)."""
     hands, mover, size, strength, by, passed = state
     return np.array(hands, np.int64), np.array([mover, size, strength, by, passed], np.int64)
 
 
+def _state_of(hands: np.ndarray, meta: np.ndarray) -> DealState:
+    """The state the kernel's arrays hold."""
+    mover, size, strength, by, passed = (int(value) for value in meta)
+    return DealState(tuple(int(hand) for hand in hands), mover, size, strength, by, passed)
+
+
 class CompiledDeal:
-    """The plays of each seat's hand in a deal (:class:`~.playout.HandPlays`, of the hands now
-    or of any hands holding them) as the kernel's arrays, and the rules' pass."""
+    """The plays of each seat's hand in a deal
+    (:class:`~handsolver.solver.big2.game.plays.HandPlays`, of the hands now or of any hands
+    holding them) as the kernel's arrays, and the rules' pass."""
 
     def __init__(self, plays: Sequence[HandPlays], rules: Rules) -> None:
         seats = [_seat_arrays(mine) for mine in plays]
@@ -117,8 +131,8 @@ class CompiledDeal:
         sizes = np.zeros((players, width), np.int64)
         strengths = np.zeros((players, width), np.int64)
         counts = np.zeros(players, np.int64)
-        replies = np.zeros((players, 7, width), np.int64)
-        n_replies = np.zeros((players, 7), np.int64)
+        replies = np.zeros((players, SIZE_CODES, width), np.int64)
+        n_replies = np.zeros((players, SIZE_CODES), np.int64)
         bombs = np.zeros((players, width), np.int64)
         n_bombs = np.zeros(players, np.int64)
         for seat, (leads, seat_replies, seat_n_replies, seat_bombs) in enumerate(seats):
@@ -136,12 +150,12 @@ class CompiledDeal:
 
     def deal_won(
         self,
-        state: State,
+        state: DealState,
         seat: int,
         policies: Sequence[Policy],
         first: Sequence[Policy],
         line_nodes: int,
-        refuted: RefutedTable,
+        refuted: RefutedStates,
     ) -> bool:
         """:func:`~.line_search.deal_won`, compiled (``refuted`` in place of the set)."""
         refuted.make_room(line_nodes)
@@ -153,12 +167,12 @@ class CompiledDeal:
 
     def winning_line(
         self,
-        state: State,
+        state: DealState,
         seat: int,
         policies: Sequence[Policy],
         first: Sequence[Policy],
         max_nodes: int,
-        refuted: RefutedTable,
+        refuted: RefutedStates,
     ) -> bool | None:
         """:func:`~.line_search.winning_line`, compiled (``refuted`` in place of the set)."""
         refuted.make_room(max_nodes)
@@ -167,23 +181,58 @@ class CompiledDeal:
                                meta, seat, max_nodes, refuted.arrays())  # fmt: skip
         return None if answer == kernel.OUT_OF_NODES else answer == kernel.WON
 
-    def play_until(self, state: State, policies: Sequence[Policy], until: int) -> State | int:
+    # -- one step of the kernel, for the lockstep tests ----------------------------------
+
+    def _play(self, seat: int, index: int) -> PlayOrPass:
+        """The kernel's play ``index`` of ``seat`` (-1: a pass)."""
+        if index < 0:
+            return None
+        masks, sizes, strengths = self.deal[:3]
+        return int(masks[seat, index]), int(sizes[seat, index]), int(strengths[seat, index])
+
+    def compiled_moves(self, state: DealState) -> list[PlayOrPass]:
+        """The legal moves the kernel lists in ``state``, in its order
+        (:meth:`DealState.legal_moves`'s)."""
+        seat = state.to_move
+        out = np.empty(self.deal[0].shape[1] + 1, np.int64)
+        count = _legal_moves(self.deal, seat, state.hands[seat], state.size, state.strength, out)
+        return [self._play(seat, int(index)) for index in out[:count]]
+
+    def compiled_after(self, state: DealState, index: int) -> Outcome:
+        """The kernel's state after its ``index``-th move of :meth:`compiled_moves`."""
+        seat = state.to_move
+        out = np.empty(self.deal[0].shape[1] + 1, np.int64)
+        _legal_moves(self.deal, seat, state.hands[seat], state.size, state.strength, out)
+        hands, meta = _state_arrays(state)
+        went_out = _after(self.deal, self.pass_final, hands, meta, out[index])
+        return int(went_out) if went_out >= 0 else _state_of(hands, meta)
+
+    def compiled_choice(self, policy: Policy, state: DealState, danger: int) -> PlayOrPass:
+        """The kernel's move by ``policy`` for the seat to move (``danger``: the fewest cards
+        an opponent holds)."""
+        seat = state.to_move
+        scratch = np.empty(self.deal[0].shape[1] + 1, np.int64)
+        index = _choice(_CODES[policy], self.deal, seat, state.hands[seat], state.size,
+                        state.strength, danger, scratch)  # fmt: skip
+        return self._play(seat, int(index))
+
+    def play_until(self, state: DealState, policies: Sequence[Policy], until: int) -> Outcome:
         """:func:`~.playout.play_until`, compiled."""
         now, meta = _state_arrays(state)
         scratch = np.empty(self.deal[0].shape[1] + 1, np.int64)
         out = _play_until(self.deal, self.pass_final, _codes(policies), now, meta, until, scratch)
         if out >= 0:
             return int(out)
-        return (tuple(int(hand) for hand in now), *(int(value) for value in meta))  # type: ignore[return-value]
+        return _state_of(now, meta)
 
 
 def ensure_compiled() -> None:
     """Compile :meth:`CompiledDeal.deal_won`'s kernel now, or load it from numba's cache, on a
     tiny deal, so that whatever is timed next times playing only."""
     from handsolver.models.big2_rules import SEED_RULES
-    from handsolver.solver.big2.table.playout import hand_plays
+    from handsolver.solver.big2.game.plays import hand_plays
 
     hands = (0b111, 0b111 << 4)
     deal = CompiledDeal([hand_plays(hand, SEED_RULES) for hand in hands], SEED_RULES)
-    state: State = (hands, 0, 0, 0, -1, 0)
-    deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 100, RefutedTable(2))
+    state = DealState(hands, 0, 0, 0, -1, 0)
+    deal.deal_won(state, 0, [greedy_choice] * 2, (greedy_choice,), 100, RefutedStates(2))

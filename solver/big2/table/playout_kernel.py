@@ -12,7 +12,7 @@ single two where the rules have bombs, by strength, ``n_bombs`` (7) of them.  A 
 hands (a row of masks) and ``meta``, ``(mover, size, strength, by, passed)``; a policy is 0
 (greedy) or 1 (shed).
 
-Positions the line search refutes go into ``table``, an open-addressing table of states (rows
+Positions the line search refutes go into ``refuted``, an open-addressing set of states (rows
 of hands, one packed number a slot, and the count of states in it), which the caller keeps
 across searches and grows before it is half full, so nothing is ever dropped and the search's
 node counts are the Python search's.
@@ -23,22 +23,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from handsolver.solver.big2.game.kernel import popcount
+from handsolver.solver.big2.game.kernel import popcount, size_code
+from handsolver.solver.big2.game.plays import DEUCE_KEY
+from handsolver.solver.big2.table.playout import BREAK_AT, DANGER_AT  # constants to numba
 
 GREEDY, SHED = 0, 1
-DEUCE_KEY = 48
-BREAK_AT = 4
-DANGER_AT = 2
 MAX_DEPTH = 64
 """More of one seat's turns than a line can hold: between two of them a card is played."""
 # A line search's answers.
 LOST, WON, OUT_OF_NODES = 0, 1, 2
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True, inline="always")
-def _code(size):  # type: ignore[no-untyped-def]
-    return size if size <= 5 else 6
 
 
 @njit(cache=True, inline="always")
@@ -70,7 +64,7 @@ def _beating(deal, s, hand, size, strength, out):  # type: ignore[no-untyped-def
     d_masks, d_strengths = deal[0], deal[2]
     replies, n_replies, bombs, n_bombs = deal[4], deal[5], deal[6], deal[7]
     n = 0
-    code = _code(size)
+    code = size_code(size)
     for j in range(n_replies[s, code]):
         k = replies[s, code, j]
         if d_strengths[s, k] > strength:
@@ -89,7 +83,25 @@ def _beating(deal, s, hand, size, strength, out):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def _choice(policy, deal, s, hand, size, strength, danger, scratch):  # type: ignore[no-untyped-def]
+def legal_moves(deal, s, hand, size, strength, out):  # type: ignore[no-untyped-def]
+    """Fill ``out`` with seat ``s``'s legal moves (indices; -1 a pass) in the order of
+    :meth:`~handsolver.solver.big2.game.state.DealState.legal_moves`; their number."""
+    if size == 0:
+        n = 0
+        d_masks, counts = deal[0], deal[3]
+        for j in range(counts[s]):
+            mask = d_masks[s, j]
+            if mask & hand == mask:
+                out[n] = j
+                n += 1
+        return n
+    n = _beating(deal, s, hand, size, strength, out)
+    out[n] = -1
+    return n + 1
+
+
+@njit(cache=True)
+def choice(policy, deal, s, hand, size, strength, danger, scratch):  # type: ignore[no-untyped-def]
     """The play (an index) ``policy`` makes for seat ``s``, or -1 for a pass."""
     d_masks, d_sizes, d_strengths, counts = deal[0], deal[1], deal[2], deal[3]
     if size == 0:
@@ -160,15 +172,15 @@ def play_until(deal, pass_final, policies, hands, meta, until, scratch):  # type
         danger = 0
         if policy != GREEDY:
             danger = _fewest_of_others(hands, mover)
-        k = _choice(policy, deal, mover, hands[mover], meta[1], meta[2], danger, scratch)
-        out = _after(deal, pass_final, hands, meta, k)
+        k = choice(policy, deal, mover, hands[mover], meta[1], meta[2], danger, scratch)
+        out = after(deal, pass_final, hands, meta, k)
         if out >= 0:
             return out
     return -1
 
 
 @njit(cache=True, inline="always")
-def _after(deal, pass_final, hands, meta, k):  # type: ignore[no-untyped-def]
+def after(deal, pass_final, hands, meta, k):  # type: ignore[no-untyped-def]
     """The seat to move makes play ``k`` (-1: a pass), in place: -1, or that seat when the play
     empties its hand."""
     d_masks, d_sizes, d_strengths = deal[0], deal[1], deal[2]
@@ -207,7 +219,7 @@ def _packed(meta):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def _slot(t_hands, t_meta, hands, packed):  # type: ignore[no-untyped-def]
-    """The slot of the state in the table, or the empty slot where it would go."""
+    """The slot of the state in the set, or the empty slot where it would go."""
     size = t_meta.shape[0]
     h = np.uint64(packed) * _MIX
     for s in range(hands.shape[0]):
@@ -230,7 +242,7 @@ def _slot(t_hands, t_meta, hands, packed):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def insert_all(t_hands, t_meta, old_hands, old_meta):  # type: ignore[no-untyped-def]
-    """Put every state of an old table into a (larger, empty) one."""
+    """Put every state of an old set into a (larger, empty) one."""
     for i in range(old_meta.shape[0]):
         if old_meta[i] != -1:
             j = _slot(t_hands, t_meta, old_hands[i], old_meta[i])
@@ -239,12 +251,12 @@ def insert_all(t_hands, t_meta, old_hands, old_meta):  # type: ignore[no-untyped
 
 
 @njit(cache=True)
-def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nodes, table):  # type: ignore[no-untyped-def]
+def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nodes, refuted):  # type: ignore[no-untyped-def]
     """:func:`~handsolver.solver.big2.table.line_search.winning_line`: WON, LOST or OUT_OF_NODES.
-    ``first``: the seat's policies whose moves it tries first; ``t_used[0]``: the states in
-    the table (the caller keeps room for ``max_nodes`` more)."""
-    d_masks, counts = deal[0], deal[3]
-    t_hands, t_meta, t_used = table
+    ``first``: the seat's policies whose moves it tries first; ``refuted``: the set of refuted
+    states, ``t_used[0]`` of them (the caller keeps room for ``max_nodes`` more)."""
+    d_masks = deal[0]
+    t_hands, t_meta, t_used = refuted
     players = hands0.shape[0]
     width = d_masks.shape[1] + 1
     scratch = np.empty(width, np.int64)
@@ -281,7 +293,7 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
         k = -3
         while st_phase[sp] < first.shape[0]:
             danger = _fewest_of_others(st_hands[sp], seat)
-            move = _choice(first[st_phase[sp]], deal, seat, hand, size, strength, danger, scratch)
+            move = choice(first[st_phase[sp]], deal, seat, hand, size, strength, danger, scratch)
             st_phase[sp] += 1
             if move != st_tried[sp, 0] and move != st_tried[sp, 1]:
                 st_tried[sp, st_phase[sp] - 1] = move
@@ -289,20 +301,7 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
                 break
         if k == -3:
             if st_count[sp] < 0:
-                n = 0
-                if size == 0:
-                    for j in range(counts[seat]):
-                        mask = d_masks[seat, j]
-                        if mask & hand == mask:
-                            st_moves[sp, n] = j
-                            n += 1
-                else:
-                    n = _beating(deal, seat, hand, size, strength, scratch)
-                    for j in range(n):
-                        st_moves[sp, j] = scratch[j]
-                    st_moves[sp, n] = -1
-                    n += 1
-                st_count[sp] = n
+                st_count[sp] = legal_moves(deal, seat, hand, size, strength, st_moves[sp])
                 st_cursor[sp] = 0
             while st_cursor[sp] < st_count[sp]:
                 move = st_moves[sp, st_cursor[sp]]
@@ -320,7 +319,7 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
             continue
         hands[:] = st_hands[sp]
         meta[:] = st_meta[sp]
-        out = _after(deal, pass_final, hands, meta, k)
+        out = after(deal, pass_final, hands, meta, k)
         if out < 0:
             out = play_until(deal, pass_final, policies, hands, meta, seat, scratch)
         if out >= 0:
@@ -343,23 +342,25 @@ def winning_line(deal, pass_final, policies, first, hands0, meta0, seat, max_nod
 
 
 @njit(cache=True)
-def deal_won(deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, table):  # type: ignore[no-untyped-def]
+def deal_won(deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, refuted):  # type: ignore[no-untyped-def]
     """:func:`~handsolver.solver.big2.table.line_search.deal_won`: whether ``seat`` goes out first,
     played out by each policy of ``first`` in turn, else by a line the line search finds within
     ``line_nodes`` of the seat's turns (0: none)."""
     d_masks = deal[0]
     scratch = np.empty(d_masks.shape[1] + 1, np.int64)
-    mine = policies[seat]
+    own = policies[seat]
     for policy in first:
         policies[seat] = policy
         hands = hands0.copy()
         meta = meta0.copy()
         out = play_until(deal, pass_final, policies, hands, meta, -1, scratch)
         if out == seat:
-            policies[seat] = mine
+            policies[seat] = own
             return True
-    policies[seat] = mine
+    policies[seat] = own
     if line_nodes == 0:
         return False
-    answer = winning_line(deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, table)
+    answer = winning_line(
+        deal, pass_final, policies, first, hands0, meta0, seat, line_nodes, refuted
+    )
     return answer == WON

@@ -1,13 +1,25 @@
 """A tree of the player's own turns, searched over the sampled deals: the advisor's other way
 to choose (``passes`` in :class:`~handsolver.solver.big2.table.advise.AdviceSettings`).
 
-Scoring each move in each deal with every hand face up lets the player's later moves depend on
-that deal's hidden cards: a line that only wins because the cards are known counts as a win.
-Here the player's later moves are chosen from what the player sees.  The tree's nodes are the
-player's turns; its edges are the player's moves, and below a move the nodes are told apart by
-what the player sees before its next turn (the cards each seat played and the trick then), not
-by the cards the opponents hold.  Each *pass* goes down the tree in one sampled deal (the deals
-in turn), the opponents' moves in between played by ``greedy``
+The algorithm is information-set Monte Carlo tree search (single-observer ISMCTS: Cowling,
+Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE Transactions on
+Computational Intelligence and AI in Games 4(2), 2012), with the opponents on a fixed policy
+and the deals drawn in turn from the advisor's sample rather than afresh at each pass.
+
+Why the nodes are keyed by what the player observes: scoring each move in each deal with every
+hand face up lets the player's later moves depend on that deal's hidden cards, so a line that
+only wins because the cards are known counts as a win (strategy fusion: the player is credited
+with a different strategy in each of the deals it cannot tell apart).  A node keyed by the
+player's observation (:meth:`~handsolver.solver.big2.game.state.DealState.seen_since`) merges
+those deals into one information set, where one move must serve them all, so that inside the
+tree no line is credited for cards the player could not see.  Strategy fusion is left only
+below the leaves, each scored in one deal with every hand face up (the playouts and the line
+search), and it shrinks as the tree grows deeper.
+
+The tree's nodes are the player's turns; its edges are the player's moves, and below a move the
+nodes are told apart by what the player sees before its next turn (the cards each seat played
+and the trick then), not by the cards the opponents hold.  Each *pass* goes down the tree in one
+sampled deal (the deals in turn), the opponents' moves in between played by ``greedy``
 (:func:`~handsolver.solver.big2.table.playout.greedy_choice`), so a node gathers every deal that
 looks the same to the player there.  At each node the move chosen is the one with the highest
 share won plus :data:`EXPLORATION` times ``sqrt(ln(passes through the node) / passes through
@@ -27,7 +39,7 @@ by share.  Nothing here is random beyond the sampled deals, so the answer is fix
 >>> from handsolver.models.cards import mask_of, parse_cards
 >>> hands = tuple(mask_of(parse_cards(text)) for text in ("3c 9h Qc", "3d 7h Ah"))
 >>> plays = hand_plays(hands[0], SEED_RULES).leads  # the three singles, lowest first
->>> tree = PlayerTree([(hands, 0, 0, 0, -1, 0)], 0, plays, SEED_RULES, (greedy_choice,))
+>>> tree = PlayerTree([DealState(hands, 0, 0, 0, -1, 0)], 0, plays, SEED_RULES, (greedy_choice,))
 >>> tree.run(200)
 >>> [passes for passes, won in tree.root_stats()]
 [4, 193, 3]
@@ -44,26 +56,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from handsolver.models.big2_rules import Rules
-from handsolver.solver.big2.game.state import PlayTuple, State, after
+from handsolver.solver.big2.game.plays import HandPlays, hand_plays
+from handsolver.solver.big2.game.state import DealState, Observation, PlayOrPass
 from handsolver.solver.big2.table.line_search import DealPlays
-from handsolver.solver.big2.table.playout import (
-    HandPlays,
-    Policy,
-    greedy_choice,
-    hand_plays,
-    play_until,
-    seat_moves,
-)
+from handsolver.solver.big2.table.playout import Policy, greedy_choice, play_until
 
 __all__ = ["EXPLORATION", "PlayerTree"]
 
 EXPLORATION = 0.5
 """The weight of the untried in UCB1 (0.3 and 1.0 played no better in trials against
 ``greedy``)."""
-
-Move = PlayTuple | None
-# What the player sees between two of its turns: the cards each seat played, and the trick.
-Observation = tuple[tuple[int, ...], int, int, int, int]
 
 
 class _Edge:
@@ -83,7 +85,7 @@ class _Node:
 
     def __init__(self) -> None:
         self.passes = 0
-        self.edges: dict[Move, _Edge] = {}
+        self.edges: dict[PlayOrPass, _Edge] = {}
 
 
 class PlayerTree:
@@ -96,9 +98,9 @@ class PlayerTree:
 
     def __init__(
         self,
-        roots: Sequence[State],
+        roots: Sequence[DealState],
         seat: int,
-        moves: Sequence[Move],
+        moves: Sequence[PlayOrPass],
         rules: Rules,
         first: Sequence[Policy],
         line_nodes: int = 0,
@@ -117,10 +119,10 @@ class PlayerTree:
         self._refuted: Any
         self._deals: list[Any]
         if compiled:  # numba loads only here, when a tree is searched
-            from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedTable
+            from handsolver.solver.big2.table.playout_compiled import CompiledDeal, RefutedStates
 
             self._deals = [CompiledDeal(plays, rules) for plays in self.plays]
-            self._refuted = RefutedTable(players)
+            self._refuted = RefutedStates(players)
         else:
             self._deals = [DealPlays(plays, rules) for plays in self.plays]
             self._refuted = set()
@@ -143,18 +145,18 @@ class PlayerTree:
             for move in self.moves
         ]
 
-    def _one_pass(self, state: State, plays: list[HandPlays], deal: Any) -> None:
+    def _one_pass(self, state: DealState, plays: list[HandPlays], deal: Any) -> None:
         seat, rules = self.seat, self.rules
         node = self._root
-        moves: Sequence[Move] = self.moves
+        moves: Sequence[PlayOrPass] = self.moves
         path: list[tuple[_Node, _Edge]] = []
         while True:
             move, edge = _choice(node, moves)
             path.append((node, edge))
-            child = after(state, move, rules)
+            child = state.after(move, rules)
             if not isinstance(child, int):
                 # In Python: a short call here costs less than a compiled one's overhead.
-                child = play_until(plays, *child, rules, self._policies, seat)
+                child = play_until(plays, child, rules, self._policies, seat)
             if isinstance(child, int):
                 won = child == seat
                 break
@@ -167,15 +169,14 @@ class PlayerTree:
                 )
                 break
             node, state = below, child
-            hands, _, size, strength, _, _ = child
-            moves = seat_moves(plays[seat], hands[seat], size, strength)
+            moves = state.legal_moves(plays[seat])
         for node, edge in path:
             node.passes += 1
             edge.passes += 1
             edge.wins += won
 
 
-def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge]:
+def _choice(node: _Node, moves: Sequence[PlayOrPass]) -> tuple[PlayOrPass, _Edge]:
     """The move to follow at ``node``, the first never tried, else the best by UCB1, and its
     edge."""
     edges = node.edges
@@ -185,7 +186,7 @@ def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge]:
             return move, edge
     spread = math.log(node.passes)
     best_value = -1.0
-    best: Move = None
+    best: PlayOrPass = None
     for move in moves:
         edge = edges[move]
         value = edge.wins / edge.passes + EXPLORATION * math.sqrt(spread / edge.passes)
@@ -194,8 +195,7 @@ def _choice(node: _Node, moves: Sequence[Move]) -> tuple[Move, _Edge]:
     return best, edges[best]
 
 
-def _observation(before: State, now: State) -> Observation:
+def _observation(before: DealState, now: DealState) -> Observation:
     """What the player sees from one of its turns to the next: the cards each seat played and
-    the trick then."""
-    played = tuple(old ^ new for old, new in zip(before[0], now[0], strict=True))
-    return played, now[2], now[3], now[4], now[5]
+    the trick then (:meth:`DealState.seen_since`)."""
+    return now.seen_since(before)

@@ -8,10 +8,11 @@ tournament, the advisor and anyone's own code share it.  Strategies choose for m
 once (one program run for a whole batch of decisions), each view with its own random seed, so
 that a choice never depends on which other views came with it.
 
-The flow of play is the position solver's: seats move in turn; a new trick starts when every
-other seat has passed since the last play (where passes are final, a seat that passed is
-skipped until the trick ends), and the seat that made the last play leads; the holder of the
-lowest card leads the deal and must play it; the deal ends when a seat empties its hand.
+The flow of play is the one rules machine's (:mod:`handsolver.solver.big2.game.state`): seats
+move in turn; a new trick starts when every other seat has passed since the last play (where
+passes are final, a seat that passed is skipped until the trick ends), and the seat that made
+the last play leads; the holder of the lowest card leads the deal and must play it; the deal
+ends when a seat empties its hand.
 
 >>> from handsolver.models.cards import mask_of, parse_cards
 >>> hands = tuple(mask_of(parse_cards(text)) for text in ("3d 4c", "5d 6c"))
@@ -30,6 +31,7 @@ from typing import NamedTuple, Protocol
 from handsolver.models.big2 import SEED_RULES, Play, Rules
 from handsolver.models.big2_order import legal_leads, legal_replies, lowest_card
 from handsolver.models.cards import STANDARD, CardSet
+from handsolver.solver.big2.game.state import DealState
 
 __all__ = ["STANDARD", "Move", "Strategy", "Table", "TableView", "Turn", "deal_score"]
 
@@ -129,34 +131,32 @@ class Table:
 
     def after(self, move: Move) -> Table:
         """The table after the seat to move makes ``move`` (it must be legal: see
-        :meth:`TableView.legal_moves`)."""
-        seat, players = self.to_move, len(self.hands)
+        :meth:`TableView.legal_moves`); the trick steps as a deal's state does
+        (:meth:`~handsolver.solver.big2.game.state.DealState.after`)."""
+        seat = self.to_move
         history = (*self.history, Turn(seat, move))
-        passed = self.passed
-        if move is not None:
-            hands = list(self.hands)
-            hands[seat] ^= move.mask
-            nxt = _next_seat(seat, passed, players)
-            played = self.played | move.mask
-            if nxt == seat or not hands[seat]:
-                return replace(self, hands=tuple(hands), to_move=seat, beat=None, by=None,
-                               passed=frozenset(), history=history, played=played)  # fmt: skip
-            return replace(self, hands=tuple(hands), to_move=nxt, beat=move, by=seat,
+        # The flow of the trick needs no strengths: the play to beat is kept here as a Play.
+        now = DealState(
+            self.hands,
+            seat,
+            0 if self.beat is None else self.beat.kind.size,
+            0,
+            -1 if self.by is None else self.by,
+            sum(1 << other for other in self.passed),
+        )
+        outcome = now.after(None if move is None else (move.mask, move.kind.size, 0), self.rules)
+        played = self.played if move is None else self.played | move.mask
+        if isinstance(outcome, int):  # the seat went out
+            hands = (*self.hands[:seat], 0, *self.hands[seat + 1 :])
+            return replace(self, hands=hands, beat=None, by=None, passed=frozenset(),
                            history=history, played=played)  # fmt: skip
-        if self.rules.pass_final:
-            passed = passed | {seat}
-        nxt = _next_seat(seat, passed, players)
-        if nxt == self.by:
-            return replace(self, to_move=nxt, beat=None, by=None, passed=frozenset(),
-                           history=history)  # fmt: skip
-        return replace(self, to_move=nxt, passed=passed, history=history)
-
-
-def _next_seat(seat: int, passed: frozenset[int], players: int) -> int:
-    nxt = (seat + 1) % players
-    while nxt in passed:
-        nxt = (nxt + 1) % players
-    return nxt
+        if outcome.by < 0:  # a new trick
+            beat, by = None, None
+        else:
+            beat, by = (self.beat if move is None else move), outcome.by
+        passed = frozenset(other for other in range(len(self.hands)) if outcome.passed >> other & 1)
+        return replace(self, hands=outcome.hands, to_move=outcome.to_move, beat=beat, by=by,
+                       passed=passed, history=history, played=played)  # fmt: skip
 
 
 def deal_score(cards_left: int) -> int:
