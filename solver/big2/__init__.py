@@ -18,48 +18,8 @@ The fewest plays are the front door (what the golf verifier calls):
 
 from __future__ import annotations
 
-from handsolver.solver.big2.fewest import (
-    DEFAULT_TIME_LIMIT,
-    EXACT_MAX_CARDS,
-    Check,
-    Enumeration,
-    Method,
-    Partition,
-    Prefer,
-    all_optimal,
-    build_partition_model,
-    build_strong_model,
-    check_answer,
-    check_answer_text,
-    count_lower_bound,
-    exact_search,
-    fewest_plays,
-    plays_lower_bound,
-    preference_key,
-    small_plays_needed,
-    solve_partition_model,
-    solve_strong_model,
-)
+# The front door is the fewest plays' names, listed once in that package.
+from handsolver.solver.big2 import fewest
+from handsolver.solver.big2.fewest import *  # noqa: F403
 
-__all__ = [
-    "all_optimal",
-    "DEFAULT_TIME_LIMIT",
-    "build_partition_model",
-    "build_strong_model",
-    "Check",
-    "check_answer",
-    "check_answer_text",
-    "count_lower_bound",
-    "Enumeration",
-    "EXACT_MAX_CARDS",
-    "exact_search",
-    "fewest_plays",
-    "Method",
-    "Partition",
-    "plays_lower_bound",
-    "Prefer",
-    "preference_key",
-    "small_plays_needed",
-    "solve_partition_model",
-    "solve_strong_model",
-]
+__all__ = fewest.__all__

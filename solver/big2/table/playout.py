@@ -40,7 +40,6 @@ Two policies choose the moves:
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 from handsolver.models.big2_rules import Rules
@@ -85,14 +84,7 @@ def greedy_choice(
             if mask & hand == mask and mask & must == must:
                 return play
         raise AssertionError("a hand always has a lead")
-    listed = mine.replies.get(size)
-    if listed is not None:
-        strengths, plays = listed
-        for index in range(bisect_right(strengths, strength), len(plays)):
-            play = plays[index]
-            if play[0] & hand == play[0]:
-                return play
-    return next(beating_plays(mine, hand, size, strength), None) if mine.bombs else None
+    return next(beating_plays(mine, hand, size, strength), None)
 
 
 def _keeps_groups(mask: CardSet, hand: CardSet) -> bool:
