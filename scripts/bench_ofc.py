@@ -21,6 +21,16 @@ work itself took, and the targets are compared with it.
         --normal-hands 2000 --workers 2
     python scripts/bench_ofc.py --hands 0 --study-hands 5000 --size-hands 800 \
         --normal-hands 0 --workers 2 --opponents 5
+
+5. With ``--match-deals N``: the player of ``ofc play`` (its defaults) in duplicate heads-up
+   deals against ``--against`` (``policy``, today's hand-written policy, or ``player``: self-
+   play), in this one process: the foul rate and fantasyland entry rate of each, the points a
+   hand with a 95% interval, and the seconds a decision (median and slowest, street by
+   street).  ``--record FILE`` appends each deal as a JSON line as it finishes and a rerun
+   with the same file plays only the deals missing, so a partial run still gives a figure.
+
+    python scripts/bench_ofc.py --hands 0 --match-deals 1000 --against policy \
+        --record policy.jsonl
 """
 
 from __future__ import annotations
@@ -68,7 +78,13 @@ def main() -> None:
     parser.add_argument(
         "--opponents", type=int, default=0, help="the study's opponent boards a hand (0: none)"
     )
+    parser.add_argument("--match-deals", type=int, default=0)
+    parser.add_argument("--against", default="policy", help="policy, player, rollout or random")
+    parser.add_argument("--fantasy-value", default="15", help="the players' fantasyland value")
+    parser.add_argument("--record", type=Path, default=None)
     options = parser.parse_args()
+    if options.match_deals:
+        matches(options)
     if options.hands:
         fantasyland(options.hands, options.seed, options.repeats)
     if options.study_hands:
@@ -195,6 +211,67 @@ def study(options: argparse.Namespace) -> None:
             f"{normal['share_fouled']:.1%}, fantasyland {shares}; worth "
             f"{normal['fantasy_value']:.2f} ± {normal['fantasy_value_stderr']:.2f} a hand"
         )
+
+
+def matches(options: argparse.Namespace) -> None:
+    """Section 5: duplicate deals, the player against ``--against`` (see the module)."""
+    import dataclasses
+
+    from handsolver.models.ofc import OfcRules
+    from handsolver.solver.ofc.match import DealResult, SeatResult, play_block
+    from handsolver.solver.ofc.match_players import player_from_spec
+
+    rules = OfcRules()
+    value = Fraction(options.fantasy_value)
+    players = [player_from_spec(name, rules, value) for name in ("player", options.against)]
+    names = ["player", options.against if options.against != "player" else "player (2)"]
+    done: dict[int, DealResult] = {}
+    if options.record is not None and options.record.exists():
+        for line in options.record.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                games = tuple(
+                    tuple(
+                        SeatResult(**{**seat, "seconds": tuple(seat["seconds"])}) for seat in game
+                    )
+                    for game in row["games"]
+                )
+                done[row["deal"]] = DealResult(row["deal"], games)
+    print(
+        f"5. ofc match as the bench plays it: player (defaults) against {options.against}, "
+        f"{options.match_deals} duplicate deals, seed {options.seed}, fantasyland valued at "
+        f"{value} by both; {len(done)} read from the record",
+        flush=True,
+    )
+    started = time.process_time()
+    for deal in range(options.match_deals):
+        if deal in done:
+            continue
+        (result,) = play_block(players, rules, options.seed, deal, 1)
+        done[deal] = result
+        if options.record is not None:
+            with options.record.open("a") as out:
+                out.write(json.dumps(dataclasses.asdict(result)) + "\n")
+        if (deal + 1) % 25 == 0:
+            report(names, [done[d] for d in sorted(done)], started)
+    report(names, [done[d] for d in sorted(done) if d < options.match_deals], started)
+
+
+def report(names: list[str], deals: list, started: float) -> None:
+    from handsolver.solver.ofc.match import summary
+
+    print(f"   after {len(deals)} deals ({time.process_time() - started:.0f} s CPU this run):")
+    for row in summary(names, deals):
+        low, high = row.interval
+        print(
+            f"   {row.name:12} {row.points:+7.3f} a hand (95% {low:+.3f} to {high:+.3f}), "
+            f"fouled {row.foul_rate:6.1%}, fantasyland {row.fantasy_rate:5.1%}, "
+            f"{row.hands} hands"
+        )
+        medians = " ".join(f"{m:.2f}" for m in row.seconds_median)
+        slowest = " ".join(f"{m:.2f}" for m in row.seconds_max)
+        print(f"   {'':12} seconds a decision by street: median {medians}; slowest {slowest}")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

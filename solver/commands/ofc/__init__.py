@@ -11,10 +11,11 @@ from handsolver.solver.commands.groups import command_group
 
 def register(app: typer.Typer) -> None:
     """Add the ``ofc`` group to ``app``."""
-    from handsolver.solver.commands.ofc import fantasyland, play, study
+    from handsolver.solver.commands.ofc import fantasyland, match, play, study
 
     commands = {
         "fantasyland": fantasyland.fantasyland,
+        "match": match.match,
         "play": play.play,
         "study": study.study,
     }
