@@ -31,6 +31,13 @@ work itself took, and the targets are compared with it.
 
     python scripts/bench_ofc.py --hands 0 --match-deals 1000 --against policy \
         --record policy.jsonl
+
+6. With ``--decision-positions N``: the player's seconds a decision with its defaults, street
+   by street, over N positions a street (heads-up, both boards built by the rollout player
+   from seeded deals, the opponent a street behind): median and slowest, wall clock and CPU
+   (targets: the first street under 10 s, each later one under 3 s).
+
+    python scripts/bench_ofc.py --hands 0 --decision-positions 50
 """
 
 from __future__ import annotations
@@ -82,7 +89,10 @@ def main() -> None:
     parser.add_argument("--against", default="policy", help="policy, player, rollout or random")
     parser.add_argument("--fantasy-value", default="15", help="the players' fantasyland value")
     parser.add_argument("--record", type=Path, default=None)
+    parser.add_argument("--decision-positions", type=int, default=0)
     options = parser.parse_args()
+    if options.decision_positions:
+        decisions(options.decision_positions, options.seed, Fraction(options.fantasy_value))
     if options.match_deals:
         matches(options)
     if options.hands:
@@ -272,6 +282,48 @@ def report(names: list[str], deals: list, started: float) -> None:
         slowest = " ".join(f"{m:.2f}" for m in row.seconds_max)
         print(f"   {'':12} seconds a decision by street: median {medians}; slowest {slowest}")
     sys.stdout.flush()
+
+
+def decisions(count: int, seed: int, value: Fraction) -> None:
+    """Section 6: the player's decisions timed street by street (see the module)."""
+    from handsolver.models.ofc import OfcRules
+    from handsolver.solver.ofc.play import Position, Scorer
+    from handsolver.solver.ofc.player import advise
+    from handsolver.solver.ofc.rollout import Judge, best_street
+
+    rules = OfcRules()
+    judge = Judge(Scorer(rules, value), float(value))
+    print(f"6. the player's decisions with its defaults, {count} positions a street (seed {seed})")
+    print("   street  wall median  wall slowest  CPU median  CPU slowest  target")
+    for street in range(5):
+        walls, cpus = [], []
+        for index in range(count):
+            deck = list(range(52))
+            random.Random(f"bench-decisions-{seed}-{street}-{index}").shuffle(deck)
+            mine = theirs = (0, 0, 0)
+            for done in range(street):
+                size = 5 if done == 0 else 3
+                mine = best_street(judge, mine, [deck.pop() for _ in range(size)], last=False)
+                if done < street - 1:
+                    theirs = best_street(judge, theirs, [deck.pop() for _ in range(size)], False)
+            dealt = tuple(deck.pop() for _ in range(5 if street == 0 else 3))
+            position = Position(board_of_masks(mine), dealt, (board_of_masks(theirs),), ())
+            wall, cpu = time.perf_counter(), time.process_time()
+            advise(position, rules, value, seed=index)
+            cpus.append(time.process_time() - cpu)
+            walls.append(time.perf_counter() - wall)
+        target = 10.0 if street == 0 else 3.0
+        print(
+            f"   {street + 1:6d}  {statistics.median(walls):9.2f} s  {max(walls):10.2f} s"
+            f"  {statistics.median(cpus):8.2f} s  {max(cpus):9.2f} s  < {target:g} s",
+            flush=True,
+        )
+
+
+def board_of_masks(masks: tuple[int, int, int]) -> tuple[tuple[int, ...], ...]:
+    from handsolver.models.cards import cards_of
+
+    return tuple(tuple(cards_of(mask)) for mask in masks)
 
 
 if __name__ == "__main__":
