@@ -21,9 +21,10 @@ import math
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 
 from handsolver.models.cards import Card, InputError
 from handsolver.models.ofc import FIRST_STREET, LATER_STREET, BoardKeys, OfcRules
@@ -51,11 +52,23 @@ class SeatResult:
 
 
 @dataclass(frozen=True)
+class GameRecord:
+    """One game as played: seat -> player, each seat's final board, forfeit and seconds."""
+
+    seating: tuple[int, ...]
+    boards: tuple[Board, ...]
+    forfeits: tuple[str | None, ...]
+    seconds: tuple[tuple[float, ...], ...]
+
+
+@dataclass(frozen=True)
 class DealResult:
-    """A deal played in every rotation: each game's seats."""
+    """A deal played in every rotation: each game's seats, by player (and the games as
+    played, for a checkpoint)."""
 
     deal: int
     games: tuple[tuple[SeatResult, ...], ...]
+    records: tuple[GameRecord, ...] = ()
 
 
 def dealt_streets(seed: int, deal: int, seats: int) -> list[list[tuple[Card, ...]]]:
@@ -119,10 +132,19 @@ def play_block(
             for index, player in enumerate(players):
                 _play_street(player, index, seat, street, games, seed)
     scorer = Scorer(rules, Fraction(0))  # points only: fantasyland is counted, not valued
-    results: dict[int, list[tuple[SeatResult, ...]]] = {}
+    results: dict[int, list[GameRecord]] = {}
     for deal, game in games:
-        results.setdefault(deal, []).append(_scored(game, scorer))
-    return [DealResult(deal, tuple(found)) for deal, found in results.items()]
+        record = GameRecord(
+            game.seating,
+            tuple(game.boards),
+            tuple(game.forfeits),
+            tuple(tuple(spent) for spent in game.seconds),
+        )
+        results.setdefault(deal, []).append(record)
+    return [
+        DealResult(deal, tuple(scored_game(r, scorer) for r in found), tuple(found))
+        for deal, found in results.items()
+    ]
 
 
 def _play_street(
@@ -173,7 +195,8 @@ def _decision_seed(seed: int, deal: int, seating: tuple[int, ...], seat: int, st
 _FOULED = BoardKeys(True, (0, 0, 0), 0, False)
 
 
-def _scored(game: _Game, scorer: Scorer) -> tuple[SeatResult, ...]:
+def scored_game(game: GameRecord, scorer: Scorer) -> tuple[SeatResult, ...]:
+    """A game's seats scored, by player: a forfeited board counts as fouled."""
     keys = [
         _FOULED if forfeit is not None else scorer.final(board)
         for board, forfeit in zip(game.boards, game.forfeits, strict=True)
@@ -190,7 +213,7 @@ def _scored(game: _Game, scorer: Scorer) -> tuple[SeatResult, ...]:
                 mine.fouled,
                 mine.fantasy,
                 game.forfeits[seat],
-                tuple(game.seconds[seat]),
+                game.seconds[seat],
             )
         )
     return tuple(sorted(out, key=lambda result: result.player))
@@ -267,25 +290,64 @@ def match(
     seed: int = 0,
     workers: int = 1,
     scheduler: str | None = None,
-    watch: Callable[[Iterable[DealResult], int], Iterable[DealResult]] | None = None,
+    progress: Callable[[Iterator[list[DealResult]], int, int], Iterable[list[DealResult]]]
+    | None = None,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+    checkpoint_required: bool = True,
 ) -> list[DealResult]:
     """``deals`` duplicate deals between 2 or 3 players (see the module), in deal order.
 
-    :raises InputError: a player count or a deal count out of range.
+    With ``checkpoint`` every finished block is saved there; ``resume`` reads it first and
+    plays only the blocks it lacks (without ``resume`` the file is started afresh).  A
+    checkpoint that is not ``required`` (one the user did not name) is given up if it cannot be
+    written, and removed once every block is played.  ``progress`` wraps the loop over the new
+    blocks: (the blocks, blocks in all, blocks done before).
+
+    :raises InputError: a player count or a deal count out of range, a checkpoint of another
+        match or one that cannot be read, or a required one that cannot be written.
     """
-    from handsolver.solver.batch import run_batch
+    from handsolver.solver.batch import run_missing
+    from handsolver.solver.ofc.match_saves import block_line, key_line, match_key, read_checkpoint
+    from handsolver.solver.saved_files import LineWriter
 
     if not 2 <= len(players) <= 3:
         raise InputError(f"a match seats 2 or 3 players, got {len(players)}")
     if not 1 <= deals <= MAX_DEALS:
         raise InputError(f"deals must be 1 to {MAX_DEALS:,}, got {deals}")
-    jobs = [
-        (tuple(players), rules, seed, first, min(BLOCK, deals - first))
-        for first in range(0, deals, BLOCK)
-    ]
-    blocks = run_batch(_block_job, jobs, workers=workers, scheduler=scheduler, chunksize=1)
-    results = (deal for block in blocks for deal in block)
-    return list(results if watch is None else watch(results, deals))
+    blocks = {first: min(BLOCK, deals - first) for first in range(0, deals, BLOCK)}
+    key = match_key(players, deals, seed, rules)
+    done: dict[int, list[DealResult]] = {}
+    if checkpoint is not None and resume and checkpoint.exists():
+        done = read_checkpoint(checkpoint, key, blocks, len(players), rules)
+    writer = None
+    if checkpoint is not None:
+        # A resumed checkpoint is written anew from what was read, so a bad line goes.
+        writer = LineWriter(checkpoint, key_line(key), checkpoint_required)
+        for first, block in sorted(done.items()):
+            writer.add(block_line(key, first, block))
+
+    def save(first: int, block: list[DealResult]) -> None:
+        if writer is not None:
+            writer.add(block_line(key, first, block))
+
+    jobs = {first: (tuple(players), rules, seed, first, count) for first, count in blocks.items()}
+    try:
+        played = run_missing(
+            _block_job,
+            jobs,
+            done,
+            save=save,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+        )
+    finally:
+        if writer is not None:
+            writer.close()
+    if checkpoint is not None and not checkpoint_required:
+        checkpoint.unlink(missing_ok=True)
+    return [deal for block in played.values() for deal in block]
 
 
 def _block_job(job: tuple[tuple[Player, ...], OfcRules, int, int, int]) -> list[DealResult]:

@@ -29,6 +29,15 @@ def invoke(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def outcome(deals: list) -> list:
+    """What a match's deals decide (not the seconds they took): boards and each seat's result."""
+    return [
+        (record.boards, [(s.player, s.points, s.fouled, s.fantasy) for s in game])
+        for deal in deals
+        for record, game in zip(deal.records, deal.games, strict=True)
+    ]
+
+
 def test_the_deals_give_each_seat_its_own_cards() -> None:
     for seats in (2, 3):
         streets = dealt_streets(7, 3, seats)
@@ -50,35 +59,46 @@ def test_games_score_zero_sum_and_rotate_the_seats(names: tuple[str, ...]) -> No
 
 
 def test_a_game_scores_as_the_model_does() -> None:
-    """The boards of one game rebuilt from the players' own choices score as models/ofc.py
-    says: the policy and random are deterministic for a decision's seed."""
-    from handsolver.solver.ofc import match as engine
-
-    players = seated("policy", "random")
-    games = []
-    original = engine._scored
-
-    def keep(game, scorer):  # noqa: ANN001, ANN202
-        games.append(game)
-        return original(game, scorer)
-
-    engine._scored = keep
-    try:
-        (deal,) = play_block(players, RULES, 2, 0, 1)
-    finally:
-        engine._scored = original
-    for game, result in zip(games, deal.games, strict=True):
-        expected = scores(game.boards, RULES.royalties)
+    """Each game's boards, as played, score as models/ofc.py says, and hold the seat's cards."""
+    (deal,) = play_block(seated("policy", "random"), RULES, 2, 0, 1)
+    cards = dealt_streets(2, 0, 2)
+    for record, result in zip(deal.records, deal.games, strict=True):
+        expected = scores(record.boards, RULES.royalties)
         by_player = {seat.player: seat.points for seat in result}
-        assert [by_player[game.seating[seat]] for seat in range(2)] == list(expected)
+        assert [by_player[record.seating[seat]] for seat in range(2)] == list(expected)
+        for seat, board in enumerate(record.boards):
+            dealt = {card for street in cards[seat] for card in street}
+            assert {card for row in board for card in row} <= dealt
+
+
+def test_a_checkpoint_resumes_and_a_tampered_block_is_played_again(tmp_path: Path) -> None:
+    players = seated("rollout", "random")
+    path = tmp_path / "match.jsonl"
+    whole = match(players, RULES, 12, seed=4, checkpoint=path)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 + 3  # the header and 3 blocks of 5, 5 and 2 deals
+    record = json.loads(lines[2])
+    record["games"][0][0][0][0][0] = [0, 1, 2, 3, 4]  # a board the seat was not dealt
+    path.write_text("\n".join([lines[0], lines[1], json.dumps(record), lines[3][:20]]) + "\n")
+    calls = []
+
+    def watch(items, total, done):  # noqa: ANN001, ANN202
+        calls.append((total, done))
+        return items
+
+    again = match(players, RULES, 12, seed=4, checkpoint=path, resume=True, progress=watch)
+    assert calls == [(3, 1)]  # one block trusted, two played again
+    assert outcome(again) == outcome(whole)
+    other = seated("random", "rollout")
+    with pytest.raises(InputError, match="not for this match"):
+        match(other, RULES, 12, seed=4, checkpoint=path, resume=True)
 
 
 def test_the_same_seed_gives_the_same_match_with_workers() -> None:
     players = seated("rollout", "random")
-    one = match(players, RULES, 7, seed=3)
-    two = match(players, RULES, 7, seed=3, workers=2)
-    strip = [[[(s.player, s.points, s.fouled) for s in g] for g in d.games] for d in one]
-    assert strip == [[[(s.player, s.points, s.fouled) for s in g] for g in d.games] for d in two]
+    assert outcome(match(players, RULES, 7, seed=3)) == outcome(
+        match(players, RULES, 7, seed=3, workers=2)
+    )
 
 
 def test_the_rollout_player_beats_the_policy() -> None:
@@ -150,3 +170,16 @@ def test_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
 def test_a_match_needs_two_or_three_players() -> None:
     with pytest.raises(InputError, match="2 or 3 players"):
         match(seated("rollout"), RULES, 1)
+
+
+def test_the_command_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    path = str(tmp_path / "match.jsonl")
+    args = ("--players", "rollout,policy", "--deals", "6", "--json", "--checkpoint", path)
+    code, first, err = invoke(*args)
+    assert code == 0, err
+    code, again, err = invoke(*args, "--resume")
+    assert code == 0, err
+    assert json.loads(again) == json.loads(first)
+    code, out, err = invoke("--players", "rollout,policy", "--deals", "6", "--resume",
+                            "--checkpoint", str(tmp_path / "none.jsonl"))  # fmt: skip
+    assert code == 2 and "no checkpoint of this match" in err

@@ -10,7 +10,9 @@ import typer
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import RoyaltiesOption, ofc_rules, points_value
 from handsolver.solver.commands.options import (
+    CheckpointOption,
     JsonOption,
+    ResumeOption,
     SandboxName,
     SandboxOption,
     SchedulerOption,
@@ -117,6 +119,8 @@ def match(
     royalties: RoyaltiesOption = None,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
+    checkpoint: CheckpointOption = None,
+    resume: ResumeOption = False,
     json_output: JsonOption = False,
 ) -> None:
     """Duplicate deals between players: each deal is played once for every rotation of the
@@ -125,15 +129,20 @@ def match(
     Prints each player's points a hand with a 95% interval, how often its boards foul and earn
     fantasyland, and its seconds a decision street by street (median and slowest).  A program
     that answers with an action that is not legal loses that hand (its board counts as
-    fouled), and the match says so.
+    fouled), and the match says so.  Every finished block of 5 deals is saved to a
+    checkpoint (--checkpoint, by default in the user's cache directory); after Ctrl-C,
+    --resume plays only the blocks missing.
 
     \b
     Example:
       handsolver ofc match --players rollout,policy --deals 4 --seed 1
     """
+    from handsolver.models.cards import InputError
+    from handsolver.solver.commands.errors import Interrupted
     from handsolver.solver.ofc.match import match as play_match
     from handsolver.solver.ofc.match import summary
     from handsolver.solver.ofc.match_players import player_from_spec
+    from handsolver.solver.ofc.match_saves import match_checkpoint, match_key
 
     with user_errors():
         names = _names(players)
@@ -143,15 +152,27 @@ def match(
             player_from_spec(name, rules, value, samples, kept, timeout, sandbox.value)
             for name in names
         ]
-        results = play_match(
-            seated,
-            rules,
-            deals,
-            seed=seed,
-            workers=workers,
-            scheduler=scheduler,
-            watch=lambda items, total: progress(items, total, "ofc match: deals"),
-        )
+        path = checkpoint or match_checkpoint(match_key(seated, deals, seed, rules))
+        if resume and (path is None or not path.exists()):
+            raise InputError("--resume: no checkpoint of this match to resume from")
+        try:
+            results = play_match(
+                seated,
+                rules,
+                deals,
+                seed=seed,
+                workers=workers,
+                scheduler=scheduler,
+                progress=lambda items, total, done: progress(
+                    items, total, "ofc match: blocks of 5 deals", done=done
+                ),
+                checkpoint=path,
+                resume=resume,
+                checkpoint_required=checkpoint is not None,
+            )
+        except KeyboardInterrupt:
+            hint = " (resume with --resume)" if path is not None else ""
+            raise Interrupted(f"interrupted before every deal was played{hint}") from None
     labels = [f"{name} (seat order {i + 1})" if names.count(name) > 1 else name
               for i, name in enumerate(names)]  # fmt: skip
     rows = summary(labels, results)
