@@ -183,3 +183,13 @@ def test_the_command_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     code, out, err = invoke("--players", "rollout,policy", "--deals", "6", "--resume",
                             "--checkpoint", str(tmp_path / "none.jsonl"))  # fmt: skip
     assert code == 2 and "no checkpoint of this match" in err
+
+
+def test_the_picture_is_drawn_and_a_bad_suffix_refused_first(tmp_path: Path) -> None:
+    picture = tmp_path / "match.svg"
+    code, out, err = invoke("--players", "rollout,random,policy", "--deals", "2", "--plot",
+                            str(picture))  # fmt: skip
+    assert code == 0, err
+    assert picture.read_text().startswith("<?xml") and "rollout" in picture.read_text()
+    code, out, err = invoke("--deals", "1", "--plot", str(tmp_path / "match.gif"))
+    assert code == 2 and ".svg, .png or .pdf" in err and not out

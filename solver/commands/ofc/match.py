@@ -12,6 +12,7 @@ from handsolver.solver.commands.ofc.options import RoyaltiesOption, ofc_rules, p
 from handsolver.solver.commands.options import (
     CheckpointOption,
     JsonOption,
+    PlotOption,
     ResumeOption,
     SandboxName,
     SandboxOption,
@@ -121,6 +122,7 @@ def match(
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
     resume: ResumeOption = False,
+    plot: PlotOption = None,
     json_output: JsonOption = False,
 ) -> None:
     """Duplicate deals between players: each deal is played once for every rotation of the
@@ -145,6 +147,10 @@ def match(
     from handsolver.solver.ofc.match_saves import match_checkpoint, match_key
 
     with user_errors():
+        if plot is not None:
+            from handsolver.solver.commands.plots import plot_format
+
+            plot_format(plot)  # a bad suffix is refused before any deal is played
         names = _names(players)
         rules = ofc_rules(royalties, "standard")
         value = points_value(fantasy_value, "--fantasy-value")
@@ -176,6 +182,13 @@ def match(
     labels = [f"{name} (seat order {i + 1})" if names.count(name) > 1 else name
               for i, name in enumerate(names)]  # fmt: skip
     rows = summary(labels, results)
+    if plot is not None:
+        from handsolver.solver.commands.ofc.match_plots import match_figure
+        from handsolver.solver.commands.plots.figures import save
+
+        title = f"OFC match: {deals:,} duplicate deals, seats rotated, seed {seed}"
+        with user_errors():
+            save(match_figure(rows, title), plot)
     if json_output:
         print_json(
             {"deals": deals, "seed": seed, "fantasy_value": str(value),
