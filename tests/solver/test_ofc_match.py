@@ -13,8 +13,9 @@ from typer.testing import CliRunner
 from handsolver.models.cards import InputError
 from handsolver.models.ofc import OfcRules, scores
 from handsolver.solver.cli import app
-from handsolver.solver.ofc.match import dealt_streets, match, play_block, summary
+from handsolver.solver.ofc.match import dealt_streets, play_block, summary
 from handsolver.solver.ofc.match_players import player_from_spec, position_json, reply_action
+from handsolver.solver.ofc.match_run import match
 from handsolver.solver.ofc.play import Position
 
 RULES = OfcRules()

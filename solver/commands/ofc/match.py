@@ -141,9 +141,9 @@ def match(
     """
     from handsolver.models.cards import InputError
     from handsolver.solver.commands.errors import Interrupted
-    from handsolver.solver.ofc.match import match as play_match
     from handsolver.solver.ofc.match import summary
     from handsolver.solver.ofc.match_players import player_from_spec
+    from handsolver.solver.ofc.match_run import match as play_match
     from handsolver.solver.ofc.match_saves import match_checkpoint, match_key
 
     with user_errors():
