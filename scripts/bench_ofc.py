@@ -22,12 +22,13 @@ work itself took, and the targets are compared with it.
     python scripts/bench_ofc.py --hands 0 --study-hands 5000 --size-hands 800 \
         --normal-hands 0 --workers 2 --opponents 5
 
-5. With ``--match-deals N``: the player of ``ofc play`` (its defaults) in duplicate heads-up
-   deals against ``--against`` (``policy``, today's hand-written policy, or ``player``: self-
-   play), in this one process: the foul rate and fantasyland entry rate of each, the points a
-   hand with a 95% interval, and the seconds a decision (median and slowest, street by
-   street).  ``--record FILE`` appends each deal as a JSON line as it finishes and a rerun
-   with the same file plays only the deals missing, so a partial run still gives a figure.
+5. With ``--match-deals N``: the player of ``ofc play`` (its defaults; ``--subject rollout``:
+   its rollout player alone) in duplicate heads-up deals against ``--against`` (``policy``,
+   the hand-written policy, or the same player: self-play), in this one process: the foul
+   rate and fantasyland entry rate of each, the points a hand with a 95% interval, and the
+   seconds a decision (median and slowest, street by street).  ``--record FILE`` appends each
+   deal as a JSON line as it finishes and a rerun with the same file plays only the deals
+   missing, so a partial run still gives a figure.
 
     python scripts/bench_ofc.py --hands 0 --match-deals 1000 --against policy \
         --record policy.jsonl
@@ -87,6 +88,7 @@ def main() -> None:
     )
     parser.add_argument("--match-deals", type=int, default=0)
     parser.add_argument("--against", default="policy", help="policy, player, rollout or random")
+    parser.add_argument("--subject", default="player", help="the player measured (or rollout)")
     parser.add_argument("--fantasy-value", default="15", help="the players' fantasyland value")
     parser.add_argument("--record", type=Path, default=None)
     parser.add_argument("--decision-positions", type=int, default=0)
@@ -233,8 +235,9 @@ def matches(options: argparse.Namespace) -> None:
 
     rules = OfcRules()
     value = Fraction(options.fantasy_value)
-    players = [player_from_spec(name, rules, value) for name in ("player", options.against)]
-    names = ["player", options.against if options.against != "player" else "player (2)"]
+    subject, against = options.subject, options.against
+    players = [player_from_spec(name, rules, value) for name in (subject, against)]
+    names = [subject, against if against != subject else f"{against} (2)"]
     done: dict[int, DealResult] = {}
     if options.record is not None and options.record.exists():
         for line in options.record.read_text().splitlines():
@@ -248,7 +251,7 @@ def matches(options: argparse.Namespace) -> None:
                 )
                 done[row["deal"]] = DealResult(row["deal"], games)
     print(
-        f"5. ofc match as the bench plays it: player (defaults) against {options.against}, "
+        f"5. ofc match as the bench plays it: {subject} (defaults) against {against}, "
         f"{options.match_deals} duplicate deals, seed {options.seed}, fantasyland valued at "
         f"{value} by both; {len(done)} read from the record",
         flush=True,
