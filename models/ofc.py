@@ -45,6 +45,7 @@ from handsolver.models.chinese import (
     PART_SIZES,
     Royalties,
     front_category,
+    front_key,
     order_key,
     parse_royalties,
     points_1_6,
@@ -64,6 +65,8 @@ FIRST_STREET, LATER_STREET = 5, 3  # cards dealt on the first street and on each
 MIN_FANTASY_CARDS, MAX_FANTASY_CARDS = 13, 17
 REFANTASY_CARDS = 14
 _QUEEN, _KING, _ACE = 10, 11, 12
+FANTASY_ENTRY_KEY = front_key(parse_cards("Qc Qd 2h"))
+"""The weakest top row (its front key) that earns fantasyland: a pair of queens, deuce kicker."""
 
 DEFAULT_ROYALTIES = """{
   "bottom": {"straight": 2, "flush": 4, "full house": 6, "four of a kind": 10,
@@ -175,9 +178,55 @@ class RowRoyalties(NamedTuple):
     total: int
 
 
+def order_fouls(order_keys: Sequence[int]) -> bool:
+    """Whether a complete board's order keys (bottom, middle, top, each row's
+    :func:`~handsolver.models.chinese.order_key`) break the order rule: a row above outranks the
+    row below it.
+
+    >>> order_fouls((5, 5, 4)), order_fouls((5, 6, 1)), order_fouls((9, 5, 6))
+    (False, True, True)
+    """
+    bottom, middle, top = order_keys
+    return middle > bottom or top > middle
+
+
 def is_foul(board: Setting) -> bool:
     """Whether a complete board breaks the order rule (bottom >= middle >= top)."""
-    return ofc_game().is_foul(board)
+    return order_fouls([order_key(row, part) for row, part in enumerate(board)])
+
+
+def earns_fantasy_key(top_key: int, fouled: bool) -> bool:
+    """Whether a board with this top row (its front key) earns fantasyland: QQ or better on top
+    and not fouled."""
+    return not fouled and top_key >= FANTASY_ENTRY_KEY
+
+
+class BoardKeys(NamedTuple):
+    """What the score needs of a complete board: fouled or not, the row keys (bottom, middle,
+    top: :func:`~handsolver.models.chinese.row_key`), its royalties (0 when fouled) and whether
+    it earns fantasyland."""
+
+    fouled: bool
+    rows: tuple[int, int, int]
+    royalty: int
+    fantasy: bool
+
+
+def keys_of_rows(
+    rows: tuple[int, int, int], orders: Sequence[int], royalties: Sequence[int]
+) -> BoardKeys:
+    """A board's :class:`BoardKeys` from each row's key, order key and royalty."""
+    fouled = order_fouls(orders)
+    royalty = 0 if fouled else sum(royalties)
+    return BoardKeys(fouled, rows, royalty, earns_fantasy_key(rows[TOP], fouled))
+
+
+def board_keys(board: Setting, royalties: Royalties) -> BoardKeys:
+    """A complete board's :class:`BoardKeys` under a royalty table."""
+    rows = tuple(row_key(row, part) for row, part in enumerate(board))
+    orders = [order_key(row, part) for row, part in enumerate(board)]
+    paid = [royalties.of_row(row, part) for row, part in enumerate(board)]
+    return keys_of_rows((rows[0], rows[1], rows[2]), orders, paid)
 
 
 def row_royalties(board: Setting, royalties: Royalties) -> RowRoyalties:
@@ -188,12 +237,22 @@ def row_royalties(board: Setting, royalties: Royalties) -> RowRoyalties:
     return RowRoyalties(top, middle, bottom, top + middle + bottom)
 
 
+def score_keys(mine: BoardKeys, theirs: BoardKeys) -> int:
+    """My points against one opponent, from both boards' keys: the row points (1 a row, 3 more
+    for all three: :func:`~handsolver.models.chinese.points_1_6`) plus my royalties less
+    theirs; a fouled board loses every row, two fouled boards score 0."""
+    if mine.fouled or theirs.fouled:
+        outcome = int(theirs.fouled) - int(mine.fouled)
+        outcomes: tuple[int, ...] = (outcome, outcome, outcome)
+    else:
+        outcomes = tuple((a > b) - (a < b) for a, b in zip(mine.rows, theirs.rows, strict=True))
+    return points_1_6(outcomes) + mine.royalty - theirs.royalty
+
+
 def score(mine: Setting, theirs: Setting, royalties: Royalties) -> int:
     """My points against one opponent: the row points (1 a row, 3 more for all three) plus my
     royalties less theirs; a fouled board loses every row and earns nothing."""
-    rows = ofc_game().score(mine, theirs)
-    assert isinstance(rows, int)
-    return rows + row_royalties(mine, royalties).total - row_royalties(theirs, royalties).total
+    return score_keys(board_keys(mine, royalties), board_keys(theirs, royalties))
 
 
 def scores(boards: Sequence[Setting], royalties: Royalties) -> tuple[int, ...]:
@@ -209,9 +268,10 @@ def scores(boards: Sequence[Setting], royalties: Royalties) -> tuple[int, ...]:
     """
     if not 2 <= len(boards) <= 3:
         raise InputError(f"a scoring needs 2 or 3 boards, got {len(boards)}")
+    keys = [board_keys(board, royalties) for board in boards]
     return tuple(
-        sum(score(mine, theirs, royalties) for j, theirs in enumerate(boards) if j != i)
-        for i, mine in enumerate(boards)
+        sum(score_keys(mine, theirs) for j, theirs in enumerate(keys) if j != i)
+        for i, mine in enumerate(keys)
     )
 
 
@@ -266,14 +326,11 @@ class OfcRules:
         ...     "2c 2d 2h | Ac Ad Ah 3c 3d | 4s 5s 6s 7s 8s"))
         14
         """
-        if is_foul(board):
-            return None
         top = board[TOP]
-        category = front_category(top)
-        ranks = sorted((rank_of(card) for card in top), reverse=True)
-        pair = ranks[1]  # the middle of three sorted ranks is in any pair
-        if category == 0 or (category == 1 and pair < _QUEEN):
+        if not earns_fantasy_key(front_key(top), is_foul(board)):
             return None
+        category = front_category(top)
+        pair = sorted((rank_of(card) for card in top), reverse=True)[1]  # in any pair
         if self.fantasy == "flat":
             return REFANTASY_CARDS
         if category == 2:

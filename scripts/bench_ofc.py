@@ -21,6 +21,24 @@ work itself took, and the targets are compared with it.
         --normal-hands 2000 --workers 2
     python scripts/bench_ofc.py --hands 0 --study-hands 5000 --size-hands 800 \
         --normal-hands 0 --workers 2 --opponents 5
+
+5. With ``--match-deals N``: the player of ``ofc play`` (its defaults; ``--subject rollout``:
+   its rollout player alone) in duplicate heads-up deals against ``--against`` (``policy``,
+   the hand-written policy, or the same player: self-play), in this one process: the foul
+   rate and fantasyland entry rate of each, the points a hand with a 95% interval, and the
+   seconds a decision (median and slowest, street by street).  ``--record FILE`` appends each
+   deal as a JSON line as it finishes and a rerun with the same file plays only the deals
+   missing, so a partial run still gives a figure.
+
+    python scripts/bench_ofc.py --hands 0 --match-deals 1000 --against policy \
+        --record policy.jsonl
+
+6. With ``--decision-positions N``: the player's seconds a decision with its defaults, street
+   by street, over N positions a street (heads-up, both boards built by the rollout player
+   from seeded deals, the opponent a street behind): median and slowest, wall clock and CPU
+   (targets: the first street under 10 s, each later one under 3 s).
+
+    python scripts/bench_ofc.py --hands 0 --decision-positions 50
 """
 
 from __future__ import annotations
@@ -68,7 +86,17 @@ def main() -> None:
     parser.add_argument(
         "--opponents", type=int, default=0, help="the study's opponent boards a hand (0: none)"
     )
+    parser.add_argument("--match-deals", type=int, default=0)
+    parser.add_argument("--against", default="policy", help="policy, player, rollout or random")
+    parser.add_argument("--subject", default="player", help="the player measured (or rollout)")
+    parser.add_argument("--fantasy-value", default="15", help="the players' fantasyland value")
+    parser.add_argument("--record", type=Path, default=None)
+    parser.add_argument("--decision-positions", type=int, default=0)
     options = parser.parse_args()
+    if options.decision_positions:
+        decisions(options.decision_positions, options.seed, Fraction(options.fantasy_value))
+    if options.match_deals:
+        matches(options)
     if options.hands:
         fantasyland(options.hands, options.seed, options.repeats)
     if options.study_hands:
@@ -195,6 +223,110 @@ def study(options: argparse.Namespace) -> None:
             f"{normal['share_fouled']:.1%}, fantasyland {shares}; worth "
             f"{normal['fantasy_value']:.2f} ± {normal['fantasy_value_stderr']:.2f} a hand"
         )
+
+
+def matches(options: argparse.Namespace) -> None:
+    """Section 5: duplicate deals, the player against ``--against`` (see the module)."""
+    import dataclasses
+
+    from handsolver.models.ofc import OfcRules
+    from handsolver.solver.ofc.match import DealResult, SeatResult, play_block
+    from handsolver.solver.ofc.match_players import player_from_spec
+
+    rules = OfcRules()
+    value = Fraction(options.fantasy_value)
+    subject, against = options.subject, options.against
+    players = [player_from_spec(name, rules, value) for name in (subject, against)]
+    names = [subject, against if against != subject else f"{against} (2)"]
+    done: dict[int, DealResult] = {}
+    if options.record is not None and options.record.exists():
+        for line in options.record.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                games = tuple(
+                    tuple(
+                        SeatResult(**{**seat, "seconds": tuple(seat["seconds"])}) for seat in game
+                    )
+                    for game in row["games"]
+                )
+                done[row["deal"]] = DealResult(row["deal"], games)
+    print(
+        f"5. ofc match as the bench plays it: {subject} (defaults) against {against}, "
+        f"{options.match_deals} duplicate deals, seed {options.seed}, fantasyland valued at "
+        f"{value} by both; {len(done)} read from the record",
+        flush=True,
+    )
+    started = time.process_time()
+    for deal in range(options.match_deals):
+        if deal in done:
+            continue
+        (result,) = play_block(players, rules, options.seed, deal, 1)
+        done[deal] = result
+        if options.record is not None:
+            with options.record.open("a") as out:
+                out.write(json.dumps(dataclasses.asdict(result)) + "\n")
+        if (deal + 1) % 25 == 0:
+            report(names, [done[d] for d in sorted(done)], started)
+    report(names, [done[d] for d in sorted(done) if d < options.match_deals], started)
+
+
+def report(names: list[str], deals: list, started: float) -> None:
+    from handsolver.solver.ofc.match import summary
+
+    print(f"   after {len(deals)} deals ({time.process_time() - started:.0f} s CPU this run):")
+    for row in summary(names, deals):
+        low, high = row.interval
+        print(
+            f"   {row.name:12} {row.points:+7.3f} a hand (95% {low:+.3f} to {high:+.3f}), "
+            f"fouled {row.foul_rate:6.1%}, fantasyland {row.fantasy_rate:5.1%}, "
+            f"{row.hands} hands"
+        )
+        medians = " ".join(f"{m:.2f}" for m in row.seconds_median)
+        slowest = " ".join(f"{m:.2f}" for m in row.seconds_max)
+        print(f"   {'':12} seconds a decision by street: median {medians}; slowest {slowest}")
+    sys.stdout.flush()
+
+
+def decisions(count: int, seed: int, value: Fraction) -> None:
+    """Section 6: the player's decisions timed street by street (see the module)."""
+    from handsolver.models.ofc import OfcRules
+    from handsolver.solver.ofc.play import Position, Scorer
+    from handsolver.solver.ofc.player import advise
+    from handsolver.solver.ofc.rollout import Judge, best_street
+
+    rules = OfcRules()
+    judge = Judge(Scorer(rules, value), float(value))
+    print(f"6. the player's decisions with its defaults, {count} positions a street (seed {seed})")
+    print("   street  wall median  wall slowest  CPU median  CPU slowest  target")
+    for street in range(5):
+        walls, cpus = [], []
+        for index in range(count):
+            deck = list(range(52))
+            random.Random(f"bench-decisions-{seed}-{street}-{index}").shuffle(deck)
+            mine = theirs = (0, 0, 0)
+            for done in range(street):
+                size = 5 if done == 0 else 3
+                mine = best_street(judge, mine, [deck.pop() for _ in range(size)], last=False)
+                if done < street - 1:
+                    theirs = best_street(judge, theirs, [deck.pop() for _ in range(size)], False)
+            dealt = tuple(deck.pop() for _ in range(5 if street == 0 else 3))
+            position = Position(board_of_masks(mine), dealt, (board_of_masks(theirs),), ())
+            wall, cpu = time.perf_counter(), time.process_time()
+            advise(position, rules, value, seed=index)
+            cpus.append(time.process_time() - cpu)
+            walls.append(time.perf_counter() - wall)
+        target = 10.0 if street == 0 else 3.0
+        print(
+            f"   {street + 1:6d}  {statistics.median(walls):9.2f} s  {max(walls):10.2f} s"
+            f"  {statistics.median(cpus):8.2f} s  {max(cpus):9.2f} s  < {target:g} s",
+            flush=True,
+        )
+
+
+def board_of_masks(masks: tuple[int, int, int]) -> tuple[tuple[int, ...], ...]:
+    from handsolver.models.cards import cards_of
+
+    return tuple(tuple(cards_of(mask)) for mask in masks)
 
 
 if __name__ == "__main__":

@@ -24,20 +24,21 @@ from fractions import Fraction
 from itertools import combinations, product
 
 from handsolver.models.cards import Card, InputError, card_name, cards_of, mask_of
-from handsolver.models.chinese import front_key, front_order_table
+from handsolver.models.chinese import front_key, order_key, row_key
 from handsolver.models.ofc import (
     BOTTOM,
     FIRST_STREET,
     HAND_SIZE,
     LATER_STREET,
     TOP,
+    BoardKeys,
     OfcRules,
+    keys_of_rows,
+    score_keys,
 )
-from handsolver.models.poker import poker_key
 
 CAPACITY = (5, 5, 3)  # bottom, middle, top: the engine's row order
 MAX_SAMPLES = 1_000_000
-_PAIR_OF_QUEENS = 1 * 13**3 + 10 * 169  # the weakest front key that earns fantasyland
 Board = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
 """A board being built, in the engine's row order: bottom, middle, top."""
 
@@ -161,60 +162,43 @@ def after(board: Board, action: Action) -> Board:
 
 
 class Scorer:
-    """Final boards scored fast, in whole points times the fantasyland value's denominator: row
-    keys and royalties cached by the row's cards as a bitmask."""
+    """Final boards scored fast, in whole points times the fantasyland value's denominator, by
+    the rules of :mod:`handsolver.models.ofc` (:func:`~handsolver.models.ofc.keys_of_rows`,
+    :func:`~handsolver.models.ofc.score_keys`): each row's key, order key and royalty cached by
+    the row's cards as a bitmask."""
 
     def __init__(self, rules: OfcRules, fantasy_value: Fraction) -> None:
         self.rules = rules
         self.scale = fantasy_value.denominator
         self.bonus = fantasy_value.numerator
-        self.order = front_order_table()
-        self.rows: dict[int, tuple[int, int]] = {}
+        self.rows: dict[int, tuple[int, int, int]] = {}
         self.policy_rows: dict[tuple[int, tuple[Card, ...]], tuple[float, tuple[int, int]]] = {}
 
-    def row(self, index: int, mask: int) -> tuple[int, int]:
-        """(key, royalty) of a complete row given as a card mask."""
+    def row(self, index: int, mask: int) -> tuple[int, int, int]:
+        """(row key, order key, royalty) of a complete row given as a card mask."""
         found = self.rows.get(mask * 3 + index)
         if found is None:
             cards = cards_of(mask)
-            royalties = self.rules.royalties
-            if index == TOP:
-                key = front_key(cards)
-                found = (key, royalties.front[key])
-            else:
-                key = poker_key(cards)
-                table = royalties.back if index == BOTTOM else royalties.middle
-                found = (key, table[key])
+            found = (
+                row_key(index, cards),
+                order_key(index, cards),
+                self.rules.royalties.of_row(index, cards),
+            )
             self.rows[mask * 3 + index] = found
         return found
 
     def final_masks(self, masks: Sequence[int]) -> Final:
-        """(fouled, row keys, royalties, earns fantasyland) of a complete board's row masks."""
-        (kb, rb), (km, rm), (kt, rt) = (self.row(i, masks[i]) for i in range(3))
-        if km > kb or self.order[kt] > km:
-            return True, (kb, km, kt), 0, False
-        return False, (kb, km, kt), rb + rm + rt, kt >= _PAIR_OF_QUEENS
+        """A complete board's :class:`~handsolver.models.ofc.BoardKeys` from its row masks."""
+        (kb, ob, rb), (km, om, rm), (kt, ot, rt) = (self.row(i, masks[i]) for i in range(3))
+        return keys_of_rows((kb, km, kt), (ob, om, ot), (rb, rm, rt))
 
     def final(self, board: Board) -> Final:
         return self.final_masks([mask_of(row) for row in board])
 
     def scaled(self, mine: Final, theirs: Sequence[Final]) -> int:
         """My points against the opponents' final boards plus the fantasyland value, scaled."""
-        fouled, keys, royalty, fantasy = mine
-        total = 0
-        for their_foul, their_keys, their_royalty, _ in theirs:
-            if fouled and their_foul:
-                continue
-            if fouled:
-                total -= 6 + their_royalty
-            elif their_foul:
-                total += 6 + royalty
-            else:
-                rows = sum((a > b) - (a < b) for a, b in zip(keys, their_keys, strict=True))
-                if rows in (3, -3):
-                    rows *= 2
-                total += rows + royalty - their_royalty
-        return total * self.scale + self.bonus * fantasy
+        total = sum(score_keys(mine, board) for board in theirs)
+        return total * self.scale + self.bonus * mine.fantasy
 
     def value(self, mine: Board, theirs: Sequence[Final]) -> Fraction:
         return Fraction(self.scaled(self.final(mine), theirs), self.scale)
@@ -222,7 +206,8 @@ class Scorer:
     def own(self, board: Board) -> Fraction:
         """A board's worth to its owner alone: royalties, a foul's usual cost, fantasyland."""
         fouled, _, royalty, fantasy = self.final(board)
-        return Fraction((-6 if fouled else royalty) * self.scale + self.bonus * fantasy, self.scale)
+        paid = FOUL_POINTS if fouled else royalty
+        return Fraction(paid * self.scale + self.bonus * fantasy, self.scale)
 
     def policy_row(self, index: int, row: tuple[Card, ...]) -> tuple[float, tuple[int, int]]:
         """A row being built as :func:`policy_score` judges it: its score and its strength
@@ -278,8 +263,12 @@ class Scorer:
         return Fraction(total, self.scale)
 
 
-Final = tuple[bool, tuple[int, int, int], int, bool]
+Final = BoardKeys
 """A complete board scored: fouled, row keys (bottom, middle, top), royalties, fantasyland."""
+FOUL_POINTS = score_keys(
+    BoardKeys(True, (0, 0, 0), 0, False), BoardKeys(False, (0, 0, 0), 0, False)
+)
+"""What a fouled board pays a board that is not fouled and earns nothing (a scoop, -6)."""
 
 
 def policy_score(board: Board, scorer: Scorer) -> float:

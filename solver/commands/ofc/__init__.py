@@ -14,6 +14,7 @@ def register(app: typer.Typer) -> None:
     """Add the ``ofc`` group to ``app``."""
     commands = {
         "fantasyland": "ofc.fantasyland:fantasyland",
+        "match": "ofc.match:match",
         "play": "ofc.play:play",
         "study": "ofc.study:study",
         "royalties": "ofc.royalties:royalties",
