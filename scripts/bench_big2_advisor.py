@@ -21,7 +21,10 @@ Figures:
 * the tree's decisions (``--passes``, 1,000 unless given) over the same deals, its leaves
   scored compiled and in Python: the median milliseconds of each and their ratio;
 * ``advise`` (its command's defaults) on 13-card opening positions with three opponents: the
-  median seconds, and the share of its verdicts (one move in one sampled deal) proven exactly.
+  median seconds, and the share of its verdicts (one move in one sampled deal) proven exactly;
+* ``--only learned``: the learned player's decision time, and the player against three
+  ``greedy`` and three ``random``; ``--only against-learned``: against three ``advise``, and
+  ``advise`` against three of it (slow: say ``--deals``).
 
 Each match saves its finished blocks of deals (the tournament command's default checkpoint, in
 the user's cache directory): after Ctrl-C, ``--resume`` continues it.  The tournaments use the
@@ -153,6 +156,28 @@ def tree_speed(count: int, seed: int, settings: AdviceSettings) -> None:
     )
 
 
+def learned_decisions(count: int, seed: int) -> None:
+    """The learned player's decisions (two or more legal moves) over ``count`` deals that
+    greedy plays in every seat: the median and slowest milliseconds."""
+    from handsolver.solver.big2.table.learned import Learned
+
+    player, seconds = Learned(), []
+    for deal in range(count):
+        table = Table.deal(dealt_hands(seed, deal, 4))
+        while table.winner is None:
+            view = table.view()
+            if len(view.legal_moves()) > 1:
+                start = time.perf_counter()
+                player.choose([view], [deal])
+                seconds.append(time.perf_counter() - start)
+            table = table.after(greedy_move(view))
+    print(
+        f"the learned player, four players: {len(seconds)} decisions of {count} deals, median "
+        f"{statistics.median(seconds) * 1000:.2f} ms, max {max(seconds) * 1000:.2f} ms",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
@@ -161,7 +186,17 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=10)
     parser.add_argument(
         "--only",
-        choices=["openings", "decisions", "tree", "baselines", "random", "greedy", "two"],
+        choices=[
+            "openings",
+            "decisions",
+            "tree",
+            "baselines",
+            "random",
+            "greedy",
+            "two",
+            "learned",
+            "against-learned",
+        ],
         help="Run one part only (the parts are independent, so they may run side by side).",
     )
     parser.add_argument(
@@ -233,6 +268,16 @@ def main() -> None:
                              ("shed", "greedy")]:  # fmt: skip
             match([first, other, other, other], args.deals, args.seed, args.workers,
                   resume=args.resume)  # fmt: skip
+    if "learned" in parts:
+        learned_decisions(args.openings, args.seed)
+        for other in ("greedy", "random"):
+            match(["learned", other, other, other], args.deals, args.seed, args.workers,
+                  resume=args.resume)  # fmt: skip
+    if "against-learned" in parts:  # slow: three advise seats, or one against three learned
+        match(["learned", "advise", "advise", "advise"], args.deals, args.seed, args.workers,
+              table, args.resume)  # fmt: skip
+        match(["advise", "learned", "learned", "learned"], args.deals, args.seed, args.workers,
+              table, args.resume)  # fmt: skip
     matches = {
         "random": ["advise", "random", "random", "random"],
         "greedy": ["advise", "greedy", "greedy", "greedy"],
