@@ -327,6 +327,7 @@ LONG = {
     ("big2", "tournament"): ["--strategies", "advise,advise", "--deals", "1000000"],
     ("chinese", "settings"): [HAND, "--vs", "greedy", "--samples", "10000000"],
     ("chinese", "study"): ["--hands", "1000000"],
+    ("ofc", "match"): ["--players", "player,player", "--deals", "1000000"],
     ("ofc", "study"): ["--hands", "1000000"],
     ("paigow", "game"): ["--way", "foxwoods"],
     ("paigow", "settings"): ["As Ah Kd Qc 9s 5h 2d"],
