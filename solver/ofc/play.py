@@ -379,14 +379,7 @@ def play(
             value = float(_finish(after(position.board, action), deck[:], scorer, theirs))
             sums[i] += value
             squares[i] += value * value
-    means = [total / samples for total in sums]
-    errors = []
-    for total, square in zip(sums, squares, strict=True):
-        if samples < 2:
-            errors.append(math.nan)
-            continue
-        variance = max(0.0, (square - total * total / samples) / (samples - 1))
-        errors.append(math.sqrt(variance / samples))
+    means, errors = means_and_errors(sums, squares, samples)
     ranked = sorted(range(len(actions)), key=lambda i: -means[i])
     return PlayAnswer(
         tuple(ActionValue(actions[i], means[i], errors[i]) for i in ranked), False, samples
@@ -421,3 +414,19 @@ def _finish(
         return scorer.value(board, theirs)
     dealt = [deck.pop() for _ in range(LATER_STREET)]
     return _best_last(board, dealt, scorer, theirs)
+
+
+def means_and_errors(
+    sums: list[float], squares: list[float], samples: int
+) -> tuple[list[float], list[float]]:
+    """Each action's mean over ``samples`` playouts and its standard error (NaN below two),
+    from the sums of its values and of their squares."""
+    means = [total / samples for total in sums]
+    errors = []
+    for total, square in zip(sums, squares, strict=True):
+        if samples < 2:
+            errors.append(math.nan)
+            continue
+        variance = max(0.0, (square - total * total / samples) / (samples - 1))
+        errors.append(math.sqrt(variance / samples))
+    return means, errors

@@ -21,7 +21,6 @@ The rollout player places each street by the judgement, which prices fouls in th
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from handsolver.solver.ofc.play import (
     Scorer,
     is_exact,
     legal_actions,
+    means_and_errors,
     play,
 )
 from handsolver.solver.ofc.rollout import Judge, Masks, best_street, finished, placements
@@ -160,14 +160,7 @@ def played_out_values(
             value = my_finish(judge, start, deck[:], theirs) / scorer.scale
             sums[i] += value
             squares[i] += value * value
-    means = [total / samples for total in sums]
-    errors = []
-    for total, square in zip(sums, squares, strict=True):
-        if samples < 2:
-            errors.append(math.nan)
-            continue
-        variance = max(0.0, (square - total * total / samples) / (samples - 1))
-        errors.append(math.sqrt(variance / samples))
+    means, errors = means_and_errors(sums, squares, samples)
     ranked = sorted(range(len(actions)), key=lambda i: -means[i])
     values = tuple(ActionValue(actions[i], means[i], errors[i]) for i in ranked)
     return PlayAnswer(values, False, samples)
