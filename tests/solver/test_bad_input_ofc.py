@@ -165,6 +165,9 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+OFC_MATCH = ["ofc", "match", "--players", "policy,random", "--deals", "2"]
+
+
 def _checkpoints(folder: Path) -> list[str]:
     return sorted(path.name for path in folder.glob("*.jsonl")) if folder.exists() else []
 
@@ -176,8 +179,9 @@ def _checkpoints(folder: Path) -> list[str]:
         [*TOURNAMENT, "--scheduler", UNREACHABLE],
         ["paigow", "game", "--deck", "JQKA", "--scheduler", UNREACHABLE],
         ["big2", "tournament", "--strategies", "greedy,program:false", "--deals", "2"],
+        [*OFC_MATCH, "--scheduler", UNREACHABLE],
     ],
-    ids=["ofc study", "big2 tournament", "paigow game", "big2 tournament program"],
+    ids=["ofc study", "big2 tournament", "paigow game", "big2 tournament program", "ofc match"],
 )
 def test_a_run_that_fails_leaves_no_default_checkpoint(args: list[str], cache: Path) -> None:
     assert_one_error(*invoke(args))
@@ -190,8 +194,9 @@ def test_a_run_that_fails_leaves_no_default_checkpoint(args: list[str], cache: P
         ["ofc", "study", "--hands", "2", "--size-hands", "0"],
         TOURNAMENT,
         ["paigow", "game", "--deck", "JQKA"],
+        OFC_MATCH,
     ],
-    ids=["ofc study", "big2 tournament", "paigow game"],
+    ids=["ofc study", "big2 tournament", "paigow game", "ofc match"],
 )
 def test_a_run_that_ends_leaves_no_default_checkpoint(args: list[str], cache: Path) -> None:
     code, _, err = invoke(args)

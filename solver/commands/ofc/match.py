@@ -145,6 +145,7 @@ def match(
     from handsolver.solver.ofc.match_players import player_from_spec
     from handsolver.solver.ofc.match_run import match as play_match
     from handsolver.solver.ofc.match_saves import match_checkpoint, match_key
+    from handsolver.solver.saved_files import kept_on_interrupt
 
     with user_errors():
         if plot is not None:
@@ -161,8 +162,10 @@ def match(
         path = checkpoint or match_checkpoint(match_key(seated, deals, seed, rules))
         if resume and (path is None or not path.exists()):
             raise InputError("--resume: no checkpoint of this match to resume from")
+        # A default checkpoint outlives the run only if it is interrupted (saved_files).
+        play = kept_on_interrupt(path, named=checkpoint is not None, resuming=resume)
         try:
-            results = play_match(
+            results = play(play_match)(
                 seated,
                 rules,
                 deals,
