@@ -135,9 +135,8 @@ def tournament(
     from handsolver.solver.big2.table.strategies import strategy_from_spec
     from handsolver.solver.big2.table.tournament import play_tournament
     from handsolver.solver.big2.table.tournament_saves import tournament_checkpoint, tournament_key
-    from handsolver.solver.commands.errors import Interrupted
+    from handsolver.solver.commands.checkpoints import checkpointed_run
     from handsolver.solver.commands.progress import progress
-    from handsolver.solver.saved_files import kept_on_interrupt
 
     settings = advice_settings(
         samples, nodes, time_limit, solve_cards, seed, line_nodes, reading, passes
@@ -147,12 +146,11 @@ def tournament(
         rules = table_rules(rules, players, len(names), f"the {len(names)} strategies given")
         seated = [strategy_from_spec(name, settings, timeout, sandbox.value) for name in names]
         path = checkpoint or tournament_checkpoint(tournament_key(seated, deals, seed, rules))
-        if resume and (path is None or not path.exists()):
-            raise InputError("--resume: no checkpoint of this tournament to resume from")
-        # A default checkpoint outlives the run only if it is interrupted (saved_files).
-        play = kept_on_interrupt(path, named=checkpoint is not None, resuming=resume)
-        try:
-            result = play(play_tournament)(
+        named = checkpoint is not None
+        with checkpointed_run(
+            path, named=named, resume=resume, what="tournament", unfinished="every deal was played"
+        ):
+            result = play_tournament(
                 seated,
                 deals,
                 seed,
@@ -164,11 +162,8 @@ def tournament(
                 ),
                 checkpoint=path,
                 resume=resume,
-                checkpoint_required=checkpoint is not None,
+                checkpoint_required=named,
             )
-        except KeyboardInterrupt:
-            hint = " (resume with --resume)" if path is not None else ""
-            raise Interrupted(f"interrupted before every deal was played{hint}") from None
     out = tournament_json(result)
     if plot is not None:
         from handsolver.solver.commands.big2.plots import tournament_figure

@@ -139,13 +139,11 @@ def match(
     Example:
       handsolver ofc match --players rollout,policy --deals 4 --seed 1
     """
-    from handsolver.models.cards import InputError
-    from handsolver.solver.commands.errors import Interrupted
+    from handsolver.solver.commands.checkpoints import checkpointed_run
     from handsolver.solver.ofc.match import summary
     from handsolver.solver.ofc.match_players import player_from_spec
     from handsolver.solver.ofc.match_run import match as play_match
     from handsolver.solver.ofc.match_saves import match_checkpoint, match_key
-    from handsolver.solver.saved_files import kept_on_interrupt
 
     with user_errors():
         if plot is not None:
@@ -160,12 +158,11 @@ def match(
             for name in names
         ]
         path = checkpoint or match_checkpoint(match_key(seated, deals, seed, rules))
-        if resume and (path is None or not path.exists()):
-            raise InputError("--resume: no checkpoint of this match to resume from")
-        # A default checkpoint outlives the run only if it is interrupted (saved_files).
-        play = kept_on_interrupt(path, named=checkpoint is not None, resuming=resume)
-        try:
-            results = play(play_match)(
+        named = checkpoint is not None
+        with checkpointed_run(
+            path, named=named, resume=resume, what="match", unfinished="every deal was played"
+        ):
+            results = play_match(
                 seated,
                 rules,
                 deals,
@@ -177,11 +174,8 @@ def match(
                 ),
                 checkpoint=path,
                 resume=resume,
-                checkpoint_required=checkpoint is not None,
+                checkpoint_required=named,
             )
-        except KeyboardInterrupt:
-            hint = " (resume with --resume)" if path is not None else ""
-            raise Interrupted(f"interrupted before every deal was played{hint}") from None
     labels = [f"{name} (seat order {i + 1})" if names.count(name) > 1 else name
               for i, name in enumerate(names)]  # fmt: skip
     rows = summary(labels, results)

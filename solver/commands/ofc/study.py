@@ -96,40 +96,31 @@ def study(
 
     Example: handsolver ofc study --hands 2000 --normal-hands 1000 --workers 2
     """
-    from handsolver.models.cards import InputError
+    from handsolver.solver.commands.checkpoints import checkpointed_run
     from handsolver.solver.ofc.study_run import run_study, study_checkpoint, study_key
-    from handsolver.solver.saved_files import kept_on_interrupt
 
     others = hands if size_hands is None else size_hands
     with user_errors():
         rules = ofc_rules(royalties, stay_rule, fantasy)
         key = study_key(seed, rules, hands, others, normal_hands, opponents)
         path = checkpoint if checkpoint is not None else study_checkpoint(key)
-        if resume and (path is None or not path.exists()):
-            raise InputError("--resume: no checkpoint of this study to resume from")
-        try:
-            with kept_on_interrupt(path, named=checkpoint is not None, resuming=resume):
-                result = run_study(
-                    hands,
-                    seed,
-                    rules,
-                    size_hands=others,
-                    normal_hands=normal_hands,
-                    opponents=opponents,
-                    workers=workers,
-                    scheduler=scheduler,
-                    checkpoint=path,
-                    resume=resume,
-                    checkpoint_required=checkpoint is not None,
-                    progress=lambda items, total, done, what: progress(
-                        items, total, f"ofc study: {what}", done=done
-                    ),
-                )
-        except KeyboardInterrupt:
-            from handsolver.solver.commands.errors import Interrupted
-
-            hint = " (resume with --resume)" if path is not None else ""
-            raise Interrupted(f"interrupted{hint}") from None
+        with checkpointed_run(path, named=checkpoint is not None, resume=resume, what="study"):
+            result = run_study(
+                hands,
+                seed,
+                rules,
+                size_hands=others,
+                normal_hands=normal_hands,
+                opponents=opponents,
+                workers=workers,
+                scheduler=scheduler,
+                checkpoint=path,
+                resume=resume,
+                checkpoint_required=checkpoint is not None,
+                progress=lambda items, total, done, what: progress(
+                    items, total, f"ofc study: {what}", done=done
+                ),
+            )
     # With opponents a hand earns royalties and a score: "points" names both.
     points = "points" if opponents else "royalties"
     if plot is not None:

@@ -200,36 +200,28 @@ def game_command(
 
     Example: handsolver paigow game --way foxwoods --workers 2
     """
+    from handsolver.solver.commands.checkpoints import checkpointed_run
     from handsolver.solver.paigow.game_run import game_checkpoint, run_game
-    from handsolver.solver.saved_files import kept_on_interrupt
 
     with user_errors():
         house = way_from(way)
         rules = rules_from(wheel, five_aces, commission)
         game_deck = _deck(deck)
         path = checkpoint if checkpoint is not None else game_checkpoint(house, rules, game_deck)
-        if resume and (path is None or not path.exists()):
-            raise InputError("--resume: no checkpoint of this game to resume from")
-        try:
-            with kept_on_interrupt(path, named=checkpoint is not None, resuming=resume):
-                result = run_game(
-                    house,
-                    rules,
-                    game_deck,
-                    workers=workers,
-                    scheduler=scheduler,
-                    checkpoint=path,
-                    resume=resume,
-                    checkpoint_required=checkpoint is not None,
-                    progress=lambda items, total, done: progress(
-                        items, total, "counting the whole game", done=done
-                    ),
-                )
-        except KeyboardInterrupt:
-            from handsolver.solver.commands.errors import Interrupted
-
-            hint = " (resume with --resume)" if path is not None else ""
-            raise Interrupted(f"interrupted{hint}") from None
+        with checkpointed_run(path, named=checkpoint is not None, resume=resume, what="game"):
+            result = run_game(
+                house,
+                rules,
+                game_deck,
+                workers=workers,
+                scheduler=scheduler,
+                checkpoint=path,
+                resume=resume,
+                checkpoint_required=checkpoint is not None,
+                progress=lambda items, total, done: progress(
+                    items, total, "counting the whole game", done=done
+                ),
+            )
     if json_output:
         import json
 
