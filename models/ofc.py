@@ -1,4 +1,5 @@
-"""Open-face Chinese poker, Pineapple: the rows, fouls, royalties, scoring and fantasyland.
+"""Open-face Chinese poker, Pineapple and classic: the rows, fouls, royalties, scoring, the
+streets and fantasyland.
 
 Rules (the defaults and their sources are in ``docs/ofc.md``):
 
@@ -6,13 +7,15 @@ Rules (the defaults and their sources are in ``docs/ofc.md``):
   Chinese poker (:mod:`handsolver.models.chinese`): the bottom at least the middle, the middle at
   least the top, or the board is fouled.  A fouled board loses every row and earns no royalty.
 - Pineapple deals 5 cards on the first street, all placed, then four streets of 3 cards, 2
-  placed and 1 discarded face down.  Placed cards never move.
+  placed and 1 discarded face down; classic open-face deals the same 5, then eight streets of
+  one card, placed (:data:`VARIANTS`).  Placed cards never move.
 - Two players score 1 a row, 3 more for winning all three, plus the difference of their
   royalties; two fouled boards score 0.  With three players every pair scores.
 - QQ or better on top without fouling earns fantasyland: all cards at once, 13 set, the rest
   discarded.  Progressive (the default): QQ 14 cards, KK 15, AA 16, three of a kind 17; flat:
   14.  A board in fantasyland stays there with three of a kind on top, a full house or better in
   the middle or four of a kind or better on the bottom (:data:`STAY_RULES`); staying deals 14.
+  Classic fantasyland deals 13 cards, all set, whatever the top and when staying.
 
 The game is an instance of the split-game engine with Chinese poker's row keys, parts in the
 order bottom, middle, top:
@@ -61,7 +64,7 @@ BOTTOM, MIDDLE, TOP = BACK, CHINESE_MIDDLE, FRONT
 ROW_NAMES = ("bottom", "middle", "top")
 """The rows in the engine's order, as the royalty file and ``--json`` name them."""
 HAND_SIZE = 13
-FIRST_STREET, LATER_STREET = 5, 3  # cards dealt on the first street and on each later one
+FIRST_STREET, LATER_STREET = 5, 3  # Pineapple's cards dealt on the first street and each later one
 MIN_FANTASY_CARDS, MAX_FANTASY_CARDS = 13, 17
 REFANTASY_CARDS = 14
 _QUEEN, _KING, _ACE = 10, 11, 12
@@ -293,6 +296,81 @@ STAY_RULES: dict[str, StayRule] = {
 """``standard``: three of a kind on top, a full house or better in the middle, or four of a
 kind or better on the bottom; ``no-middle``: the same without the middle."""
 FANTASY_RULES = ("progressive", "flat")
+PROGRESSIVE_SIZES = (14, 15, 16, 17)
+"""The cards Pineapple's fantasyland may deal (flat deals 14 of them)."""
+
+
+@dataclass(frozen=True)
+class Streets:
+    """How a variant deals a normal hand: the first street's cards, all placed, then streets of
+    ``dealt`` cards of which ``placed`` are placed and the rest discarded face down, until the
+    board holds 13; and the cards its fantasyland deals (None: by the fantasyland rule).
+
+    >>> PINEAPPLE.count, [PINEAPPLE.before(street) for street in range(PINEAPPLE.count)]
+    (5, [0, 5, 7, 9, 11])
+    >>> CLASSIC.count, CLASSIC.street_of(12), CLASSIC.dealt_on(12), CLASSIC.discards
+    (9, 8, 1, 0)
+    >>> PINEAPPLE.street_of(6) is None, PINEAPPLE.to_deal(0), CLASSIC.to_deal(0)
+    (True, 17, 13)
+    """
+
+    name: str
+    first: int
+    dealt: int
+    placed: int
+    fantasy_cards: int | None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.dealt - self.placed <= 1:  # an action holds at most one discard
+            raise ValueError(f"a street discards 0 or 1 cards, not {self.dealt - self.placed}")
+
+    @property
+    def discards(self) -> int:
+        """Cards discarded a later street."""
+        return self.dealt - self.placed
+
+    @property
+    def count(self) -> int:
+        """Streets in a hand, the first included."""
+        return 1 + (HAND_SIZE - self.first) // self.placed
+
+    def before(self, street: int) -> int:
+        """The cards a board holds before street ``street`` (0 the first)."""
+        return 0 if street == 0 else self.first + (street - 1) * self.placed
+
+    def street_of(self, placed: int) -> int | None:
+        """The street (0 the first) a board holding ``placed`` cards stands before, or None when
+        no street starts there (13 cards: the board is complete)."""
+        if placed == 0:
+            return 0
+        later, rest = divmod(placed - self.first, self.placed)
+        if placed < self.first or rest or placed >= HAND_SIZE:
+            return None
+        return 1 + later
+
+    def dealt_on(self, placed: int) -> int:
+        """The cards the street before a board of ``placed`` cards deals."""
+        return self.first if placed == 0 else self.dealt
+
+    def placed_on(self, placed: int) -> int:
+        """The cards that street places."""
+        return self.first if placed == 0 else self.placed
+
+    def is_last(self, placed: int) -> bool:
+        """Whether the street before a board of ``placed`` cards completes it."""
+        return placed + self.placed_on(placed) == HAND_SIZE
+
+    def to_deal(self, placed: int) -> int:
+        """The cards a board of ``placed`` cards is still dealt before it holds 13."""
+        first = self.first if placed == 0 else 0
+        return first + (HAND_SIZE - max(placed, self.first)) // self.placed * self.dealt
+
+
+PINEAPPLE = Streets("pineapple", FIRST_STREET, dealt=LATER_STREET, placed=2, fantasy_cards=None)
+CLASSIC = Streets("classic", first=FIRST_STREET, dealt=1, placed=1, fantasy_cards=HAND_SIZE)
+VARIANTS: dict[str, Streets] = {"pineapple": PINEAPPLE, "classic": CLASSIC}
+"""``pineapple``: 5 cards, then four streets of 3 (2 placed, 1 discarded), fantasyland by the
+fantasyland rule; ``classic``: 5 cards, then eight streets of 1, fantasyland 13 cards."""
 
 
 @dataclass(frozen=True)
@@ -302,8 +380,11 @@ class OfcRules:
     royalties: Royalties = field(default_factory=default_royalties)
     fantasy: str = "progressive"
     stay: str = "standard"
+    variant: str = "pineapple"
 
     def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise InputError(f"unknown variant {self.variant!r}; use {' or '.join(VARIANTS)}")
         if self.fantasy not in FANTASY_RULES:
             raise InputError(
                 f"unknown fantasyland rule {self.fantasy!r}; use {' or '.join(FANTASY_RULES)}"
@@ -315,6 +396,29 @@ class OfcRules:
     def stay_rule(self) -> StayRule:
         return STAY_RULES[self.stay]
 
+    @property
+    def streets(self) -> Streets:
+        """How the variant deals (:data:`VARIANTS`)."""
+        return VARIANTS[self.variant]
+
+    @property
+    def fantasy_sizes(self) -> tuple[int, ...]:
+        """The cards fantasyland may deal: classic 13; Pineapple 14 to 17, or 14 when flat.
+
+        >>> OfcRules().fantasy_sizes, OfcRules(variant="classic").fantasy_sizes
+        ((14, 15, 16, 17), (13,))
+        """
+        fixed = self.streets.fantasy_cards
+        if fixed is not None:
+            return (fixed,)
+        return (REFANTASY_CARDS,) if self.fantasy == "flat" else PROGRESSIVE_SIZES
+
+    @property
+    def refantasy_cards(self) -> int:
+        """The cards a board that stays in fantasyland is dealt next (14; classic 13)."""
+        fixed = self.streets.fantasy_cards
+        return REFANTASY_CARDS if fixed is None else fixed
+
     def fantasy_cards(self, board: Setting) -> int | None:
         """The cards a complete board's owner is dealt in fantasyland next, or None.
 
@@ -325,10 +429,15 @@ class OfcRules:
         >>> OfcRules(fantasy="flat").fantasy_cards(board_of_text(
         ...     "2c 2d 2h | Ac Ad Ah 3c 3d | 4s 5s 6s 7s 8s"))
         14
+        >>> OfcRules(variant="classic").fantasy_cards(board_of_text(
+        ...     "2c 2d 2h | Ac Ad Ah 3c 3d | 4s 5s 6s 7s 8s"))
+        13
         """
         top = board[TOP]
         if not earns_fantasy_key(front_key(top), is_foul(board)):
             return None
+        if self.streets.fantasy_cards is not None:
+            return self.streets.fantasy_cards
         category = front_category(top)
         pair = sorted((rank_of(card) for card in top), reverse=True)[1]  # in any pair
         if self.fantasy == "flat":

@@ -116,11 +116,18 @@ class FantasySolution:
     False when the node budget stopped it first (the settings are then the best it met)."""
 
 
-def check_fantasy_hand(cards: Sequence[Card]) -> tuple[Card, ...]:
-    """The hand sorted, if it has 13 to 17 distinct cards.
+def check_fantasy_hand(cards: Sequence[Card], rules: OfcRules | None = None) -> tuple[Card, ...]:
+    """The hand sorted, if it has 13 to 17 distinct cards (the count the variant's fantasyland
+    deals when it is fixed: classic 13).
 
     :raises InputError: naming a repeated card or the wrong count.
     """
+    streets = (rules or OfcRules()).streets
+    fixed = streets.fantasy_cards
+    if fixed is not None and len(cards) != fixed:
+        raise InputError(
+            f"--variant {streets.name}: a fantasyland hand has {fixed} cards, got {len(cards)}"
+        )
     if not MIN_FANTASY_CARDS <= len(cards) <= MAX_FANTASY_CARDS:
         raise InputError(
             f"a fantasyland hand has {MIN_FANTASY_CARDS} to {MAX_FANTASY_CARDS} cards, "
@@ -201,7 +208,7 @@ def solve_fantasyland(
     if node_budget is not None and node_budget < 1:
         raise InputError(f"the node budget must be 1 or more, got {node_budget}")
     budget = math.inf if node_budget is None else node_budget
-    hand = check_fantasy_hand(cards)
+    hand = check_fantasy_hand(cards, rules)
     opponents = objective.opponents
     check_opponents(hand, opponents, apart=not objective.mean)
     live = tuple(board for board in opponents if not is_foul(board))

@@ -1,13 +1,14 @@
-"""Duplicate Pineapple matches: the same deals played with the players in every seat.
+"""Duplicate open-face matches: the same deals played with the players in every seat.
 
 A deal is a shuffled deck (from the match's seed and the deal's number): seat 0 is dealt its
-first street's 5 cards, then seat 1 and so on, then each later street 3 cards a seat in the
-same order.  Each seat plays its street in turn, seeing the boards as they stand (the seats
-before it this street included) and its own discards.  The deal is played once for each
-rotation of the players over the seats (2 games heads-up, 3 three-handed), so every player
-plays every seat's cards: luck of the cards cancels.  A game's points are the pairwise scores
-(:func:`handsolver.models.ofc.score_keys`); a seat whose player answers with an action that is
-not legal loses that hand (its board counts as fouled) and the match says so.
+first street's 5 cards, then seat 1 and so on, then each later street the variant's cards a
+seat (Pineapple 3, classic 1) in the same order.  Each seat plays its street in turn, seeing
+the boards as they stand (the seats before it this street included) and its own discards.
+The deal is played once for each rotation of the players over the seats (2 games heads-up, 3
+three-handed), so every player plays every seat's cards: luck of the cards cancels.  A game's
+points are the pairwise scores (:func:`handsolver.models.ofc.score_keys`); a seat whose player
+answers with an action that is not legal loses that hand (its board counts as fouled) and the
+match says so.
 
 The games of a block of deals are played in lockstep, a street at a time, so a program player
 is run once a street for the whole block.  Blocks are the unit of work of
@@ -26,11 +27,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from handsolver.models.cards import Card
-from handsolver.models.ofc import FIRST_STREET, LATER_STREET, BoardKeys, OfcRules
+from handsolver.models.ofc import PINEAPPLE, BoardKeys, OfcRules, Streets
 from handsolver.solver.ofc.match_players import Player
 from handsolver.solver.ofc.play import Board, Position, Scorer, after
 
-STREETS = 5
 BLOCK = 5
 """Deals a block (a unit of work)."""
 MAX_DEALS = 1_000_000
@@ -70,18 +70,26 @@ class DealResult:
     records: tuple[GameRecord, ...] = ()
 
 
-def dealt_streets(seed: int, deal: int, seats: int) -> list[list[tuple[Card, ...]]]:
-    """Each seat's cards street by street for one deal (see the module)."""
+def dealt_streets(
+    seed: int, deal: int, seats: int, streets: Streets = PINEAPPLE
+) -> list[list[tuple[Card, ...]]]:
+    """Each seat's cards street by street for one deal (see the module); Pineapple's deals are
+    the same whatever the variant's name says, and classic's are dealt from the same deck.
+
+    >>> from handsolver.models.ofc import CLASSIC
+    >>> [len(cards) for cards in dealt_streets(0, 0, 2, CLASSIC)[1]]
+    [5, 1, 1, 1, 1, 1, 1, 1, 1]
+    """
     deck = list(range(52))
     random.Random(f"ofc-match-{seed}-{deal}").shuffle(deck)
-    streets: list[list[tuple[Card, ...]]] = [[] for _ in range(seats)]
+    dealt: list[list[tuple[Card, ...]]] = [[] for _ in range(seats)]
     at = 0
-    for street in range(STREETS):
-        size = FIRST_STREET if street == 0 else LATER_STREET
+    for street in range(streets.count):
+        size = streets.dealt_on(streets.before(street))
         for seat in range(seats):
-            streets[seat].append(tuple(deck[at : at + size]))
+            dealt[seat].append(tuple(deck[at : at + size]))
             at += size
-    return streets
+    return dealt
 
 
 def rotations(players: int) -> list[tuple[int, ...]]:
@@ -108,9 +116,10 @@ def play_block(
 ) -> list[DealResult]:
     """Deals ``first`` to ``first + count - 1`` played in every rotation (see the module)."""
     seats = len(players)
+    streets = rules.streets
     games: list[tuple[int, _Game]] = []
     for deal in range(first, first + count):
-        cards = dealt_streets(seed, deal, seats)
+        cards = dealt_streets(seed, deal, seats, streets)
         for seating in rotations(seats):
             empty: Board = ((), (), ())
             games.append(
@@ -126,10 +135,10 @@ def play_block(
                     ),
                 )
             )
-    for street in range(STREETS):
+    for street in range(streets.count):
         for seat in range(seats):
             for index, player in enumerate(players):
-                _play_street(player, index, seat, street, games, seed)
+                _play_street(player, index, seat, street, games, seed, streets)
     scorer = Scorer(rules, Fraction(0))  # points only: fantasyland is counted, not valued
     results: dict[int, list[GameRecord]] = {}
     for deal, game in games:
@@ -153,6 +162,7 @@ def _play_street(
     street: int,
     games: list[tuple[int, _Game]],
     seed: int,
+    streets: Streets,
 ) -> None:
     mine = [
         (deal, game)
@@ -168,7 +178,11 @@ def _play_street(
         )
         positions.append(
             Position(
-                game.boards[seat], game.cards[seat][street], others, tuple(game.discards[seat])
+                game.boards[seat],
+                game.cards[seat][street],
+                others,
+                tuple(game.discards[seat]),
+                streets,
             )
         )
     seeds = [_decision_seed(seed, deal, game.seating, seat, street) for deal, game in mine]
@@ -244,7 +258,8 @@ def summary(names: Sequence[str], deals: Sequence[DealResult]) -> list[PlayerSum
         per_deal = []
         hands = fouls = fantasy = forfeits = 0
         first_forfeit = None
-        seconds: list[list[float]] = [[] for _ in range(STREETS)]
+        streets = max((len(s.seconds) for d in deals for g in d.games for s in g), default=0)
+        seconds: list[list[float]] = [[] for _ in range(streets)]
         for deal in deals:
             total = 0
             for game in deal.games:

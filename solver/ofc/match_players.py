@@ -1,4 +1,4 @@
-"""The Pineapple players a match seats.  Each answers a batch of positions at once, an action or,
+"""The open-face players a match seats.  Each answers a batch of positions at once, an action or,
 for a reply that is not a legal action, the reason (that hand is then lost).
 
 - ``player``: the player of :mod:`handsolver.solver.ofc.player` (playouts by the rollout player),
@@ -10,11 +10,12 @@ for a reply that is not a legal action, the reason (that hand is then lost).
 - ``random``: a legal action uniformly at random.
 - ``program:COMMAND``: an outside program, run isolated by the project's sandbox
   (:mod:`handsolver.solver.sandbox`), once a street for all the positions of a batch.  It reads
-  one JSON object a line, a decision each: ``street`` (1 to 5), ``dealt`` (the cards dealt),
-  ``board`` (``top``, ``middle`` and ``bottom``: lists of cards), ``discards`` (mine so far),
+  one JSON object a line, a decision each: ``variant`` (``pineapple`` or ``classic``),
+  ``street`` (1 to 5 in Pineapple, 1 to 9 in classic), ``dealt`` (the cards dealt), ``board``
+  (``top``, ``middle`` and ``bottom``: lists of cards), ``discards`` (mine so far),
   ``opponents`` (their boards, in seat order after mine); and prints one JSON object a line:
   the cards it adds to ``top``, ``middle`` and ``bottom``, and ``discard`` (a card, or null on
-  the first street).
+  the first street and on every street of classic).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from handsolver.models.cards import STANDARD, InputError, parse_cards
-from handsolver.models.ofc import HAND_SIZE, OfcRules
+from handsolver.models.ofc import OfcRules
 from handsolver.solver.ofc.play import (
     Action,
     Board,
@@ -77,8 +78,8 @@ class Policy:
         out: list[Reply] = []
         for position in positions:
             board, dealt = position.board, position.dealt
-            if position.placed == HAND_SIZE - 2:
-                options = legal_actions(board, dealt)
+            if position.streets.is_last(position.placed):
+                options = legal_actions(board, dealt, position.streets)
                 out.append(max(options, key=lambda a: scorer.own(after(board, a))))
             else:
                 out.append(_policy_action(board, dealt, scorer))
@@ -98,7 +99,9 @@ class Rollout:
         from handsolver.solver.ofc.rollout import Judge
 
         judge = Judge(Scorer(self.rules, self.fantasy_value), float(self.fantasy_value))
-        return [screen(p.board, legal_actions(p.board, p.dealt), judge)[0] for p in positions]
+        return [
+            screen(p.board, legal_actions(p.board, p.dealt, p.streets), judge)[0] for p in positions
+        ]
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ class RandomPlayer:
 
     def choose(self, positions: Sequence[Position], seeds: Sequence[int]) -> list[Reply]:
         return [
-            random.Random(seed).choice(legal_actions(p.board, p.dealt))
+            random.Random(seed).choice(legal_actions(p.board, p.dealt, p.streets))
             for p, seed in zip(positions, seeds, strict=True)
         ]
 
@@ -125,10 +128,12 @@ def rows_json(board: Board) -> dict[str, list[str]]:
 
 def position_json(position: Position) -> str:
     """The line an outside program reads for a position (see the module)."""
-    placed = position.placed
+    street = position.streets.street_of(position.placed)
+    assert street is not None  # a position stands before a street
     return json.dumps(
         {
-            "street": 1 if placed == 0 else 1 + (placed - 3) // 2,
+            "variant": position.streets.name,
+            "street": 1 + street,
             "dealt": STANDARD.card_strings(position.dealt),
             "board": rows_json(position.board),
             "discards": STANDARD.card_strings(position.dead),
@@ -159,7 +164,7 @@ def reply_action(position: Position, text: str) -> Reply:
     except (ValueError, InputError):
         return f"the reply {text[:80]!r} is not a placement"
     wanted = (tuple(rows), None if dropped is None else dropped[0])
-    for action in legal_actions(position.board, position.dealt):
+    for action in legal_actions(position.board, position.dealt, position.streets):
         if (tuple(frozenset(row) for row in action.rows), action.discard) == wanted:
             return action
     return f"the reply {text[:80]!r} is not a legal action with {position_json(position)}"

@@ -1,4 +1,4 @@
-"""Checkpoints of Pineapple matches: every finished block of deals saved as it comes, so a long
+"""Checkpoints of open-face matches: every finished block of deals saved as it comes, so a long
 match (the player takes seconds a decision) resumes after Ctrl-C or a crash.
 
 A checkpoint is a file of JSON lines: first the match it belongs to (players, deals, seed,
@@ -6,9 +6,9 @@ royalty table, block size and the handsolver version), then one line a finished 
 game's boards, forfeits and seconds.  Nothing read back is trusted
 (:mod:`handsolver.solver.saved_files`): a line carries a checksum of its content under the
 match's key, every board must hold only the cards its seat was dealt (13 of them, 5 from the
-first street and 2 from each later one, unless the hand was forfeited), and the points, fouls
-and fantasyland are computed again from the boards.  A line that fails, or a block saved
-twice differently, is played again; a checkpoint of another match is refused.
+first street and the variant's count from each later one, unless the hand was forfeited),
+and the points, fouls and fantasyland are computed again from the boards.  A line that fails,
+or a block saved twice differently, is played again; a checkpoint of another match is refused.
 
 Players are known by their ``repr`` (the player's shows its budgets, a program's its command):
 a program whose file changed between runs is not seen, so remove its checkpoint.
@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from handsolver.models.ofc import OfcRules
+from handsolver.models.ofc import OfcRules, Streets
 from handsolver.solver.ofc.match import (
     BLOCK,
     DealResult,
@@ -46,7 +46,7 @@ MAX_LINE_BYTES = 20_000 * BLOCK
 
 def match_key(players: Sequence[Player], deals: int, seed: int, rules: OfcRules) -> dict[str, Any]:
     """What a checkpoint must match: the players in seat order, the deals, the seed, the
-    royalty table, the block size and the program's version."""
+    royalty table, the variant, the block size and the program's version."""
     table = rules.royalties
     return {
         "run": "ofc match",
@@ -54,6 +54,7 @@ def match_key(players: Sequence[Player], deals: int, seed: int, rules: OfcRules)
         "players": [repr(player) for player in players],
         "deals": deals,
         "seed": seed,
+        "variant": rules.variant,
         "royalties": part_checksum({"royalties": 1}, [table.back, table.middle, table.front]),
         "block": BLOCK,
     }
@@ -92,7 +93,7 @@ def read_checkpoint(
         path,
         key,
         (len(blocks) + 1) * MAX_LINE_BYTES,
-        "is not for this match (players, deals, seed, royalties or version differ)",
+        "is not for this match (players, deals, seed, royalties, variant or version differ)",
     )
     saved: dict[int, list[Any]] = {}
     for record in records:
@@ -125,13 +126,13 @@ def _replayed(
     try:
         for offset, saved in enumerate(games):
             deal = first + offset
-            cards = dealt_streets(seed, deal, players)
+            cards = dealt_streets(seed, deal, players, scorer.rules.streets)
             seatings = rotations(players)
             if len(saved) != len(seatings):
                 return None
             records = []
             for seating, (boards, forfeits, seconds) in zip(seatings, saved, strict=True):
-                record = _game(seating, cards, boards, forfeits, seconds)
+                record = _game(seating, cards, boards, forfeits, seconds, scorer.rules.streets)
                 if record is None:
                     return None
                 records.append(record)
@@ -144,7 +145,12 @@ def _replayed(
 
 
 def _game(
-    seating: tuple[int, ...], cards: Any, boards: Any, forfeits: Any, seconds: Any
+    seating: tuple[int, ...],
+    cards: Any,
+    boards: Any,
+    forfeits: Any,
+    seconds: Any,
+    streets: Streets,
 ) -> GameRecord | None:
     seats = len(seating)
     if not (len(boards) == len(forfeits) == len(seconds) == seats):
@@ -164,10 +170,11 @@ def _game(
             return None
         if len(set(placed)) != len(placed):
             return None
-        streets = [sum(card in street for card in placed) for street in dealt]
-        if streets[0] not in (0, 5) or any(n not in (0, 2) for n in streets[1:]):
+        taken = [sum(card in street for card in placed) for street in dealt]
+        later = taken[1:]
+        if taken[0] not in (0, streets.first) or any(n not in (0, streets.placed) for n in later):
             return None
-        if sum(streets) != len(placed):
+        if sum(taken) != len(placed):
             return None
         rows.append((board[0], board[1], board[2]))
         if not all(isinstance(s, float | int) and s >= 0 for s in seconds[seat]):

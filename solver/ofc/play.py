@@ -1,12 +1,17 @@
-"""A Pineapple position played out: every legal action ranked by the points it is expected to win.
+"""An open-face position played out: every legal action ranked by the points it is expected to
+win.
 
 A position is my board as it stands, the cards dealt to me this street (5 on the first street,
-else 3: 2 placed and 1 discarded), the opponents' boards and the dead cards I have seen (my
-discards).  An action's value is the mean, over the deals still to come, of my points against
-every opponent (rows, scoop, royalties) plus ``fantasy_value`` when my board earns fantasyland.
+then, as the variant's :class:`~handsolver.models.ofc.Streets` say, 3 with 2 placed and 1
+discarded in Pineapple, 1 placed in classic), the opponents' boards and the dead cards I have
+seen (my discards).  An action's value is the mean, over the deals still to come, of my points
+against every opponent (rows, scoop, royalties) plus ``fantasy_value`` when my board earns
+fantasyland.
 
-- **Exact** when every opponent's board is complete and I have at most one street after this
-  one: every deal of that street is enumerated and played by its best action.
+- **Exact** when every opponent's board is complete and enumerating the streets after this
+  one takes at most :data:`MAX_EXACT_WORK` (Pineapple: at most one street after this one;
+  classic: at most three): every deal of those streets is enumerated, each street played by
+  its best action (:class:`ExactValues`).
 - **Sampled** otherwise: ``samples`` deals of the cards not seen (the same deals for every
   action), with standard errors.  In a deal the opponents' remaining streets are played first,
   then mine; the last street of each board is played by its best action against the boards it
@@ -21,18 +26,18 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 
 from handsolver.models.cards import Card, InputError, card_name, cards_of, mask_of
 from handsolver.models.chinese import front_key, order_key, row_key
 from handsolver.models.ofc import (
     BOTTOM,
-    FIRST_STREET,
     HAND_SIZE,
-    LATER_STREET,
+    PINEAPPLE,
     TOP,
     BoardKeys,
     OfcRules,
+    Streets,
     keys_of_rows,
     score_keys,
 )
@@ -77,6 +82,8 @@ class Position:
     dealt: tuple[Card, ...]
     opponents: tuple[Board, ...]
     dead: tuple[Card, ...] = ()
+    streets: Streets = PINEAPPLE
+    """How the variant deals (the street and the cards it deals must match it)."""
 
     def __post_init__(self) -> None:
         check_position(self)
@@ -115,33 +122,50 @@ def check_position(position: Position) -> None:
                 raise InputError(f"the {name} row holds {size} cards, got {len(cards)}")
     if not 1 <= len(position.opponents) <= 2:
         raise InputError(f"one or two opponents, got {len(position.opponents)}")
+    streets = position.streets
+    before = [str(streets.before(street)) for street in range(streets.count)]
+    counts = ", ".join(before[:-1]) + " or " + before[-1]
     placed = position.placed
-    if placed not in (0, 5, 7, 9, 11):
-        raise InputError(f"a board holds 0, 5, 7, 9 or 11 cards before a street, got {placed}")
-    wanted = FIRST_STREET if placed == 0 else LATER_STREET
+    if streets.street_of(placed) is None:
+        raise InputError(
+            f"--variant {streets.name}: a board holds {counts} cards before a street, got {placed}"
+        )
+    wanted = streets.dealt_on(placed)
     if len(position.dealt) != wanted:
-        raise InputError(f"this street deals {wanted} cards, got {len(position.dealt)}")
+        raise InputError(
+            f"--variant {streets.name}: this street deals {wanted} card{'s' * (wanted > 1)}, "
+            f"got {len(position.dealt)}"
+        )
     for board in position.opponents:
         count = sum(len(row) for row in board)
-        if count not in (0, 5, 7, 9, 11, HAND_SIZE):
-            raise InputError(f"an opponent's board holds 0, 5, 7, 9, 11 or 13 cards, got {count}")
+        if count != HAND_SIZE and streets.street_of(count) is None:
+            raise InputError(
+                f"--variant {streets.name}: an opponent's board holds {', '.join(before)} or "
+                f"{HAND_SIZE} cards, got {count}"
+            )
 
 
-def legal_actions(board: Board, dealt: Sequence[Card]) -> list[Action]:
-    """Every way to play a street: all 5 cards placed on the first, else 2 placed and 1
-    discarded, no row over its size (a card's place, never the order within a row, matters).
+def legal_actions(
+    board: Board, dealt: Sequence[Card], streets: Streets = PINEAPPLE
+) -> list[Action]:
+    """Every way to play a street: all 5 cards placed on the first, else the variant's count
+    placed and the rest discarded (Pineapple 2 and 1, classic 1 and none), no row over its size
+    (a card's place, never the order within a row, matters).
 
     >>> from handsolver.models.cards import parse_cards
+    >>> from handsolver.models.ofc import CLASSIC
     >>> len(legal_actions(((), (), ()), parse_cards("Ac Kd 7h 5s 2c")))  # 3**5 less overfull
     232
     >>> len(legal_actions(((1, 2, 3, 4), (5, 6, 7, 8), (9,)), parse_cards("Ac Kd 7h")))
     21
+    >>> len(legal_actions(((1, 2, 3, 4), (5, 6, 7, 8), (9,)), parse_cards("Ac"), CLASSIC))
+    3
     """
     free = [size - len(row) for row, size in zip(board, CAPACITY, strict=True)]
-    if not any(board):
+    if not any(board) or streets.discards == 0:
         return list(_placements(tuple(dealt), free, None))
     actions: list[Action] = []
-    for discard in dealt:
+    for discard in dealt:  # one discard a street: Pineapple's
         kept = tuple(card for card in dealt if card != discard)
         actions.extend(_placements(kept, free, discard))
     return actions
@@ -238,29 +262,28 @@ class Scorer:
         return found
 
     def last_street_total(
-        self, board: Board, deals: Sequence[Sequence[Card]], theirs: Sequence[Final]
-    ) -> Fraction:
-        """The sum over ``deals`` of the last street played by its best action, for a board
-        with two free places."""
-        slots = [i for i in range(3) for _ in range(CAPACITY[i] - len(board[i]))]
-        first, second = slots
-        base = [mask_of(row) for row in board]
+        self, masks: Sequence[int], deals: Iterable[Sequence[Card]], theirs: Sequence[Final]
+    ) -> int:
+        """The sum over ``deals`` of the last street played by its best action, scaled, for a
+        board (row masks) whose free places the street fills: every way to keep as many of
+        the dealt cards as there are free places (the rest discarded), each kept card in each
+        free place."""
+        slots = [i for i in range(3) for _ in range(CAPACITY[i] - masks[i].bit_count())]
+        patterns = sorted(set(permutations(slots)))  # which row each kept card goes to
         total = 0
         for deal in deals:
             best = None
-            for discard in range(3):
-                kept = [card for i, card in enumerate(deal) if i != discard]
-                orders = [kept] if first == second else [kept, kept[::-1]]
-                for x, y in orders:
-                    masks = base[:]
-                    masks[first] |= 1 << x
-                    masks[second] |= 1 << y
-                    value = self.scaled(self.final_masks(masks), theirs)
+            for kept in combinations(deal, len(slots)):
+                for rows in patterns:
+                    board = list(masks)
+                    for row, card in zip(rows, kept, strict=True):
+                        board[row] |= 1 << card
+                    value = self.scaled(self.final_masks(board), theirs)
                     if best is None or value > best:
                         best = value
             assert best is not None
             total += best
-        return Fraction(total, self.scale)
+        return total
 
 
 Final = BoardKeys
@@ -295,7 +318,7 @@ def policy_score(board: Board, scorer: Scorer) -> float:
 
 
 def _policy_action(board: Board, dealt: Sequence[Card], scorer: Scorer) -> Action:
-    actions = legal_actions(board, dealt)
+    actions = legal_actions(board, dealt, scorer.rules.streets)
     return max(actions, key=lambda action: policy_score(after(board, action), scorer))
 
 
@@ -306,16 +329,93 @@ def _best_last(
     theirs: Sequence[Final] | None,
 ) -> Fraction:
     """The value of the last street played by its best action (against ``theirs``, or alone)."""
+    streets = scorer.rules.streets
+    actions = legal_actions(board, dealt, streets)
     if theirs is None:
-        return max(scorer.own(after(board, action)) for action in legal_actions(board, dealt))
-    return max(scorer.value(after(board, action), theirs) for action in legal_actions(board, dealt))
+        return max(scorer.own(after(board, action)) for action in actions)
+    return max(scorer.value(after(board, action), theirs) for action in actions)
+
+
+MAX_EXACT_WORK = 1_000_000
+"""The most work the exact values may take, in deals times ways to play them (see
+:func:`exact_work`): Pineapple's one last street (at most about 79,000), classic's last three
+single cards (about 590,000, under a second); two Pineapple streets or four classic ones take
+millions."""
+
+
+def exact_work(position: Position) -> tuple[int, int]:
+    """The deals of the streets after this one (as sequences, from the unseen cards) and a
+    bound on the work of enumerating them: each street's deals times the ways to keep its
+    cards times three rows for each card kept.
+
+    >>> from handsolver.models.ofc import CLASSIC
+    >>> full = ((0, 1, 2, 3, 4), (8, 9, 10, 11, 12), (16, 17, 18))
+    >>> exact_work(Position(((20, 21, 22, 23), (24, 25, 26, 27), (28, 30)), (29,), (full,),
+    ...                     streets=CLASSIC))  # 28 unseen, two single cards after this one
+    (756, 6804)
+    """
+    streets = position.streets
+    unseen = len(position.unseen())
+    placed = position.placed + streets.placed_on(position.placed)
+    deals = work = 1
+    ways = math.comb(streets.dealt, streets.placed) * 3**streets.placed
+    while placed < HAND_SIZE:
+        deals *= math.comb(unseen, streets.dealt)
+        work *= math.comb(unseen, streets.dealt) * ways
+        unseen -= streets.dealt
+        placed += streets.placed
+    return deals, work
 
 
 def is_exact(position: Position) -> bool:
-    """Whether the values can be exact: the opponents are complete and I have at most one
-    street after this one."""
+    """Whether the values can be exact: the opponents are complete and enumerating the streets
+    after this one takes at most :data:`MAX_EXACT_WORK`."""
     complete = all(sum(len(r) for r in board) == HAND_SIZE for board in position.opponents)
-    return complete and position.placed >= 9
+    return complete and exact_work(position)[1] <= MAX_EXACT_WORK
+
+
+class ExactValues:
+    """Boards valued exactly against complete opponent boards: every deal of every street to
+    come enumerated, each street played by its best action; each board's value remembered by
+    its rows and the cards still unseen (both as masks)."""
+
+    def __init__(self, scorer: Scorer, theirs: Sequence[Final]) -> None:
+        self.scorer = scorer
+        self.theirs = theirs
+        self.streets = scorer.rules.streets
+        self.known: dict[tuple[int, int, int, int], Fraction] = {}
+
+    def mean(self, masks: Sequence[int], unseen: Sequence[Card]) -> Fraction:
+        """A board's value before its next street: the mean over that street's deals from
+        ``unseen`` of the best action, in points (scaled by the fantasyland value's
+        denominator)."""
+        placed = sum(mask.bit_count() for mask in masks)
+        if placed == HAND_SIZE:
+            return Fraction(self.scorer.scaled(self.scorer.final_masks(masks), self.theirs))
+        key = (masks[0], masks[1], masks[2], mask_of(unseen))
+        found = self.known.get(key)
+        if found is not None:
+            return found
+        deals = list(combinations(unseen, self.streets.dealt))
+        if self.streets.is_last(placed):
+            found = Fraction(self.scorer.last_street_total(masks, deals, self.theirs), len(deals))
+        else:
+            total = Fraction(0)
+            board = _board_of(masks)
+            for deal in deals:
+                rest = [card for card in unseen if card not in deal]
+                total += max(
+                    self.mean([mask_of(row) for row in after(board, action)], rest)
+                    for action in legal_actions(board, deal, self.streets)
+                )
+            found = total / len(deals)
+        self.known[key] = found
+        return found
+
+
+def _board_of(masks: Sequence[int]) -> Board:
+    bottom, middle, top = (tuple(cards_of(mask)) for mask in masks)
+    return (bottom, middle, top)
 
 
 def play(
@@ -333,33 +433,34 @@ def play(
     samples (to check a sample against the exact values); True refuses to sample.  ``watch``
     wraps the sample numbers with their count (the command shows progress with it).
 
-    :raises InputError: for a bad position or sample count, or ``exact`` when it cannot be.
+    :raises InputError: for a bad position or sample count, ``exact`` when it cannot be, or
+        rules of another variant than the position's.
     """
     rules = rules or OfcRules()
+    check_variant(position, rules)
     if fantasy_value < 0:
         raise InputError(f"the fantasyland value must be 0 or more, got {fantasy_value}")
     scorer = Scorer(rules, fantasy_value)
-    actions = legal_actions(position.board, position.dealt)
+    actions = legal_actions(position.board, position.dealt, position.streets)
     if exact and not is_exact(position):
         raise InputError(
-            "exact values need every opponent's board complete and at most one street after this"
+            "exact values need every opponent's board complete and few enough deals to come "
+            "(Pineapple's last street, classic's last three)"
         )
     if exact is not False and is_exact(position):
         theirs = [scorer.final(board) for board in position.opponents]
         unseen = position.unseen()
-        values: list[Fraction] = []
-        deals = 1
-        for action in actions:
-            board = after(position.board, action)
-            if sum(len(row) for row in board) == HAND_SIZE:
-                values.append(scorer.value(board, theirs))
-                continue
-            every = list(combinations(unseen, LATER_STREET))
-            deals = len(every)
-            values.append(scorer.last_street_total(board, every, theirs) / deals)
+        search = ExactValues(scorer, theirs)
+        values = [
+            search.mean([mask_of(row) for row in after(position.board, action)], unseen)
+            / scorer.scale
+            for action in actions
+        ]
         ranked = sorted(range(len(actions)), key=lambda i: -values[i])
         return PlayAnswer(
-            tuple(ActionValue(actions[i], values[i], None) for i in ranked), True, deals
+            tuple(ActionValue(actions[i], values[i], None) for i in ranked),
+            True,
+            exact_work(position)[0],
         )
     if not 1 <= samples <= MAX_SAMPLES:
         raise InputError(f"samples must be 1 to {MAX_SAMPLES:,}, got {samples}")
@@ -386,14 +487,26 @@ def play(
     )
 
 
+def check_variant(position: Position, rules: OfcRules) -> None:
+    """Refuse rules of another variant than the position's streets.
+
+    :raises InputError: naming both.
+    """
+    if position.streets != rules.streets:
+        raise InputError(
+            f"the position is dealt as {position.streets.name} and the rules are "
+            f"{rules.streets.name}'s"
+        )
+
+
 def played_out(board: Board, deck: list[Card], scorer: Scorer) -> Board:
-    """An opponent's board completed from the top of ``deck`` (cards are taken off it)."""
-    while sum(len(row) for row in board) < HAND_SIZE:
-        placed = sum(len(row) for row in board)
-        size = FIRST_STREET if placed == 0 else LATER_STREET
-        dealt = [deck.pop() for _ in range(size)]
-        if placed + (5 if placed == 0 else 2) == HAND_SIZE:
-            options = legal_actions(board, dealt)
+    """An opponent's board completed from the top of ``deck`` (cards are taken off it), every
+    street by the policy but the last, played by its best action for the board's owner."""
+    streets = scorer.rules.streets
+    while (placed := sum(len(row) for row in board)) < HAND_SIZE:
+        dealt = [deck.pop() for _ in range(streets.dealt_on(placed))]
+        if streets.is_last(placed):
+            options = legal_actions(board, dealt, streets)
             board = after(board, max(options, key=lambda a: scorer.own(after(board, a))))
         else:
             board = after(board, _policy_action(board, dealt, scorer))
@@ -407,12 +520,13 @@ def _finish(
     theirs: Sequence[Final],
 ) -> Fraction:
     """My board completed from ``deck`` by the policy, its last street by its best action."""
-    while sum(len(row) for row in board) < HAND_SIZE - 2:
-        dealt = [deck.pop() for _ in range(LATER_STREET)]
+    streets = scorer.rules.streets
+    while not streets.is_last(placed := sum(len(row) for row in board)) and placed < HAND_SIZE:
+        dealt = [deck.pop() for _ in range(streets.dealt)]
         board = after(board, _policy_action(board, dealt, scorer))
     if sum(len(row) for row in board) == HAND_SIZE:
         return scorer.value(board, theirs)
-    dealt = [deck.pop() for _ in range(LATER_STREET)]
+    dealt = [deck.pop() for _ in range(streets.dealt)]
     return _best_last(board, dealt, scorer, theirs)
 
 

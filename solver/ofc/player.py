@@ -1,11 +1,11 @@
-"""The Pineapple player for every street: each legal action valued by playouts of a player that
-rarely fouls.
+"""The open-face player for every street (Pineapple or classic): each legal action valued by
+playouts of a player that rarely fouls.
 
 A decision is made in three steps:
 
 1. **Exact** where :func:`handsolver.solver.ofc.play.is_exact` allows (every opponent complete
-   and at most one street after this one): the actions ranked by
-   :func:`~handsolver.solver.ofc.play.play`, every deal enumerated.
+   and few enough deals to come: Pineapple's last street, classic's last three): the actions
+   ranked by :func:`~handsolver.solver.ofc.play.play`, every deal enumerated.
 2. **Screened**: every legal action judged by the rollout player's cheap judgement of the board
    it makes (:class:`~handsolver.solver.ofc.rollout.Judge`), the best ``kept`` kept.
 3. **Played out**: for each of ``samples`` deals of the unseen cards (the same deals for every
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from handsolver.models.cards import Card, InputError, mask_of
-from handsolver.models.ofc import HAND_SIZE, LATER_STREET, BoardKeys, OfcRules
+from handsolver.models.ofc import HAND_SIZE, BoardKeys, OfcRules
 from handsolver.solver.ofc.play import (
     MAX_SAMPLES,
     Action,
@@ -36,6 +36,7 @@ from handsolver.solver.ofc.play import (
     PlayAnswer,
     Position,
     Scorer,
+    check_variant,
     is_exact,
     legal_actions,
     means_and_errors,
@@ -83,9 +84,11 @@ def advise(
 ) -> Advice:
     """The position's actions valued as the module says (exact where it can be).
 
-    :raises InputError: a sample count or kept count out of range, a negative fantasy value.
+    :raises InputError: a sample count or kept count out of range, a negative fantasy value,
+        rules of another variant than the position's.
     """
     rules = rules or OfcRules()
+    check_variant(position, rules)
     if fantasy_value < 0:
         raise InputError(f"the fantasyland value must be 0 or more, got {fantasy_value}")
     samples, kept = budget(position, samples, kept)
@@ -93,13 +96,18 @@ def advise(
         raise InputError(f"samples must be 1 to {MAX_SAMPLES:,}, got {samples}")
     if kept < 1:
         raise InputError(f"the actions kept must be 1 or more, got {kept}")
-    actions = legal_actions(position.board, position.dealt)
+    streets = position.streets
+    actions = legal_actions(position.board, position.dealt, streets)
     if is_exact(position):
         answer = play(position, rules, fantasy_value, exact=True)
-        method = (
-            f"exact: {answer.deals:,} deal(s) enumerated, the last street played by its best "
-            f"action; {len(actions)} legal actions"
+        after = position.placed + streets.placed_on(position.placed)
+        later = (HAND_SIZE - after) // streets.placed
+        how = (
+            "the last street played by its best action"
+            if later <= 1
+            else f"each of the {later} streets to come played by its best action"
         )
+        method = f"exact: {answer.deals:,} deal(s) enumerated, {how}; {len(actions)} legal actions"
         return Advice(answer, len(actions), len(actions), method)
     scorer = Scorer(rules, fantasy_value)
     judge = Judge(scorer, float(fantasy_value))
@@ -170,17 +178,18 @@ def my_finish(judge: Judge, masks: Masks, deck: list[Card], theirs: Sequence[Boa
     """My points (scaled, with the fantasyland bonus) for a board completed from ``deck`` by
     the rollout player, the last street by its best action against ``theirs``."""
     scorer = judge.scorer
+    streets = scorer.rules.streets
     placed = sum(mask.bit_count() for mask in masks)
-    while placed < HAND_SIZE - 2:
-        dealt = [deck.pop() for _ in range(LATER_STREET)]
-        placed += 2
+    while placed < HAND_SIZE and not streets.is_last(placed):
+        dealt = [deck.pop() for _ in range(streets.dealt)]
+        placed += streets.placed
         masks = best_street(judge, masks, dealt, last=False)
     if placed == HAND_SIZE:
         return scorer.scaled(scorer.final_masks(masks), theirs)
-    dealt = [deck.pop() for _ in range(LATER_STREET)]
+    dealt = [deck.pop() for _ in range(streets.dealt)]
     free = [5 - masks[0].bit_count(), 5 - masks[1].bit_count(), 3 - masks[2].bit_count()]
     best = None
-    for added in placements(dealt, free):
+    for added in placements(dealt, free, streets.placed):
         board = (masks[0] | added[0], masks[1] | added[1], masks[2] | added[2])
         value = scorer.scaled(scorer.final_masks(board), theirs)
         if best is None or value > best:

@@ -1,5 +1,5 @@
-"""A fast Pineapple player for playouts: each street placed by a cheap judgement of the partial
-board that prices the fouls in the making.
+"""A fast open-face player for playouts (Pineapple or classic): each street placed by a cheap
+judgement of the partial board that prices the fouls in the making.
 
 A board is three row masks (bottom, middle, top).  Each row is judged once (cached by its
 mask): its royalty when complete, else what its cards promise (a pair or better, a flush or
@@ -14,9 +14,10 @@ say so).  The last street is played by its best action, exactly.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from handsolver.models.cards import Card, cards_of
-from handsolver.models.ofc import BOTTOM, MIDDLE, TOP
+from handsolver.models.ofc import BOTTOM, HAND_SIZE, MIDDLE, TOP
 from handsolver.models.poker import (
     FULL_HOUSE,
     PAIR,
@@ -159,13 +160,15 @@ def _in_a_span(ranks: list[int]) -> bool:
 
 def best_street(judge: Judge, masks: Masks, dealt: Sequence[Card], last: bool) -> Masks:
     """The rollout player's street: every legal placement (all of the first street's 5 cards,
-    else 2 of 3 with 1 discarded) judged, the best kept; the last street by its own final worth
-    (royalties, fantasyland, a foul's cost) exactly."""
+    else the variant's: Pineapple 2 of 3 with 1 discarded, classic the card) judged, the best
+    kept; the last street by its own final worth (royalties, fantasyland, a foul's cost)
+    exactly."""
     counts = [mask.bit_count() for mask in masks]
     free = [CAPACITY[i] - counts[i] for i in range(3)]
+    keep = len(dealt) if sum(counts) == 0 else judge.scorer.rules.streets.placed
     best: Masks | None = None
     best_worth = -1e18
-    for placed in placements(dealt, free):
+    for placed in placements(dealt, free, keep):
         board = (masks[0] | placed[0], masks[1] | placed[1], masks[2] | placed[2])
         value = judge.final_worth(board) if last else judge.worth(board)
         if value > best_worth:
@@ -174,14 +177,12 @@ def best_street(judge: Judge, masks: Masks, dealt: Sequence[Card], last: bool) -
     return best
 
 
-def placements(dealt: Sequence[Card], free: Sequence[int]) -> list[Masks]:
-    """The row masks each legal way to play the dealt cards adds (see :func:`best_street`)."""
+def placements(dealt: Sequence[Card], free: Sequence[int], keep: int) -> list[Masks]:
+    """The row masks each legal way to play the dealt cards adds, ``keep`` of them placed and
+    the rest discarded (see :func:`best_street`)."""
     found: list[Masks] = []
-    if len(dealt) == 5:
-        _spread(tuple(dealt), 0, [0, 0, 0], list(free), found)
-        return found
-    for discard in range(3):
-        kept = tuple(card for i, card in enumerate(dealt) if i != discard)
+    for out in combinations(range(len(dealt)), len(dealt) - keep):  # the discards, in order
+        kept = tuple(card for i, card in enumerate(dealt) if i not in out)
         _spread(kept, 0, [0, 0, 0], list(free), found)
     return found
 
@@ -203,10 +204,11 @@ def _spread(cards: tuple[Card, ...], at: int, rows: list[int], free: list[int], 
 def finished(judge: Judge, masks: Masks, deck: list[Card]) -> Masks:
     """A board completed by the rollout player from the top of ``deck`` (cards are taken off
     it), its last street by its own final worth."""
+    streets = judge.scorer.rules.streets
     placed = sum(mask.bit_count() for mask in masks)
-    while placed < 13:
-        size = 5 if placed == 0 else 3
-        dealt = [deck.pop() for _ in range(size)]
-        placed += 5 if placed == 0 else 2
-        masks = best_street(judge, masks, dealt, last=placed == 13)
+    while placed < HAND_SIZE:
+        dealt = [deck.pop() for _ in range(streets.dealt_on(placed))]
+        last = streets.is_last(placed)
+        placed += streets.placed_on(placed)
+        masks = best_street(judge, masks, dealt, last=last)
     return masks

@@ -27,7 +27,10 @@ slope is ``share - 1``), ``V_n`` adding the spread of its own hands to ``share_n
 error of ``V_14``.  Without opponents a fantasyland hand is valued by what it earns from any
 opponent who does not foul.
 
-Normal hands (13 cards over five streets) are dealt and played by the policy of
+Classic open-face's fantasyland deals 13 cards, and staying deals 13 again: ``V_13`` is the one
+fixed point (:func:`study_sizes`).
+
+Normal hands (13 cards over the variant's streets) are dealt and played by the policy of
 :mod:`handsolver.solver.ofc.play`, valuing fantasyland at ``V_14`` (to 1/100 of a point), to
 measure how often they foul and how often they earn fantasyland, and of which size.
 
@@ -50,11 +53,12 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from handsolver.models.cards import Card, InputError
-from handsolver.models.ofc import REFANTASY_CARDS, OfcRules
+from handsolver.models.ofc import OfcRules
 from handsolver.models.poker import FULL_HOUSE
 from handsolver.models.split import Setting
 
 SIZES = (14, 15, 16, 17)
+"""Pineapple's fantasyland hands, the one a board that stays is dealt first."""
 BLOCK = 50
 """Hands a job: one block is one line of a checkpoint."""
 
@@ -98,6 +102,17 @@ class NormalBlock:
     seed: int
     fantasy_value: Fraction
     rules: OfcRules
+
+
+def study_sizes(rules: OfcRules) -> tuple[int, ...]:
+    """The fantasyland hands a study values, the one a board that stays is dealt first:
+    Pineapple's 14 to 17 cards, classic's 13.
+
+    >>> study_sizes(OfcRules()), study_sizes(OfcRules(variant="classic"))
+    ((14, 15, 16, 17), (13,))
+    """
+    fixed = rules.streets.fantasy_cards
+    return SIZES if fixed is None else (fixed,)
 
 
 def dealt_cards(seed: int, kind: str, size: int, index: int) -> list[int]:
@@ -310,16 +325,19 @@ def mean_and_error(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(variance / count)
 
 
-def size_values(by_size: Mapping[int, Sequence[HandValues]]) -> FantasyStudy:
-    """Each size's royalties, share staying and value at the fixed point of the 14-card hands
-    (``by_size[14]``), with standard errors; no normal hands."""
-    value, rounds = fixed_point(by_size[REFANTASY_CARDS])
+def size_values(
+    by_size: Mapping[int, Sequence[HandValues]], staying: int = SIZES[0]
+) -> FantasyStudy:
+    """Each size's royalties, share staying and value at the fixed point of the hands a board
+    that stays is dealt (``by_size[staying]``: 14 cards, classic's 13), with standard errors;
+    no normal hands."""
+    value, rounds = fixed_point(by_size[staying])
     exact = value
     v = float(value)
     value_error = math.nan
     sizes: list[SizeValue] = []
     royalties_by_size: dict[int, tuple[float, ...]] = {}
-    for size in sorted(by_size):  # 14 first: the others' errors need its error
+    for size in sorted(by_size):  # the staying size first: the others' errors need its error
         hands = by_size[size]
         chosen = [stays(hand, exact) for hand in hands]
         royalties = [
@@ -329,7 +347,7 @@ def size_values(by_size: Mapping[int, Sequence[HandValues]]) -> FantasyStudy:
         mean, mean_error = mean_and_error([float(r) for r in royalties])
         share, share_error = mean_and_error([float(stay) for stay in chosen])
         totals = [r + v * stay for r, stay in zip(royalties, chosen, strict=True)]
-        if size == REFANTASY_CARDS:
+        if size == staying:
             # Delta method: V solves mean(objective - V) = 0, whose slope in V is share - 1.
             _, residual_error = mean_and_error([total - v for total in totals])
             value_error = residual_error / (1 - share)
@@ -346,8 +364,11 @@ def size_values(by_size: Mapping[int, Sequence[HandValues]]) -> FantasyStudy:
     return FantasyStudy(tuple(sizes), exact, rounds, royalties_by_size, None)
 
 
-def normal_summary(played: Sequence[NormalValues], values: dict[int, float]) -> NormalSummary:
-    """The normal hands' royalties, fouls and fantasyland earned, worth ``values[cards]``."""
+def normal_summary(
+    played: Sequence[NormalValues], values: dict[int, float], sizes: Sequence[int] = SIZES
+) -> NormalSummary:
+    """The normal hands' royalties, fouls and fantasyland earned (of ``sizes`` cards), worth
+    ``values[cards]``."""
     count = len(played)
     mean, error = mean_and_error([float(hand.royalties) for hand in played])
     worth = [values[hand.fantasy_cards] if hand.fantasy_cards else 0.0 for hand in played]
@@ -358,7 +379,7 @@ def normal_summary(played: Sequence[NormalValues], values: dict[int, float]) -> 
         royalties_stderr=error,
         share_fouled=sum(hand.fouled for hand in played) / count,
         share_fantasy={
-            size: sum(hand.fantasy_cards == size for hand in played) / count for size in SIZES
+            size: sum(hand.fantasy_cards == size for hand in played) / count for size in sizes
         },
         fantasy_value=worth_mean,
         fantasy_value_stderr=worth_error,

@@ -1,9 +1,10 @@
 """Running the fantasyland study: blocks of hands through the one batch runner, with a checkpoint
 to resume.
 
-First every block of fantasyland hands (14 cards, then 15, 16 and 17), whose values do not
-depend on the stay value; then the fixed point (:mod:`handsolver.solver.ofc.studies`); then the
-normal hands, played valuing fantasyland at the fixed point rounded to 1/100 of a point.
+First every block of fantasyland hands (14 cards, then 15, 16 and 17; classic's 13), whose
+values do not depend on the stay value; then the fixed point
+(:mod:`handsolver.solver.ofc.studies`); then the normal hands, played valuing fantasyland at
+the fixed point rounded to 1/100 of a point.
 
 A checkpoint is a file of JSON lines: first the study it belongs to (seed, rules, hand counts,
 block size and the handsolver version), then one line a finished block.  Nothing read back is
@@ -30,7 +31,6 @@ from handsolver.models.ofc import OfcRules
 from handsolver.solver.batch import run_missing
 from handsolver.solver.ofc.studies import (
     BLOCK,
-    SIZES,
     FantasyBlock,
     FantasyStudy,
     HandValues,
@@ -42,6 +42,7 @@ from handsolver.solver.ofc.studies import (
     play_normal_block,
     set_fantasy_block,
     size_values,
+    study_sizes,
 )
 from handsolver.solver.saved_files import (
     LineWriter,
@@ -72,6 +73,7 @@ def study_key(
         "seed": seed,
         "stay": rules.stay,
         "fantasy": rules.fantasy,
+        "variant": rules.variant,
         "royalties": hashlib.sha256(tables.encode()).hexdigest()[:32],
         "hands": [hands, size_hands, normal_hands],
         "opponents": opponents,
@@ -94,9 +96,10 @@ def run_study(
     checkpoint_required: bool = True,
     progress: Progress | None = None,
 ) -> FantasyStudy:
-    """The study of ``hands`` 14-card hands, ``size_hands`` of 15, 16 and 17 cards each and
-    ``normal_hands`` normal hands, spread over ``workers`` processes or a Dask ``scheduler``;
-    ``opponents`` boards a fantasyland hand add the mean score against them (0: royalties alone).
+    """The study of ``hands`` 14-card hands (classic: 13), ``size_hands`` of 15, 16 and 17 cards
+    each (none in classic) and ``normal_hands`` normal hands, spread over ``workers`` processes
+    or a Dask ``scheduler``; ``opponents`` boards a fantasyland hand add the mean score against
+    them (0: royalties alone).
 
     With ``checkpoint`` every finished block is saved there; ``resume`` reads it first and
     computes only the blocks it lacks (without ``resume`` the file is started afresh).
@@ -105,12 +108,13 @@ def run_study(
         checkpoint of another study or one that cannot be read, a required one that cannot be
         written, or every 14-card hand able to stay.
     """
-    if normal_hands and not size_hands:
+    sizes = study_sizes(rules)
+    if normal_hands and not size_hands and len(sizes) > 1:
         raise InputError(
             "normal hands may earn fantasyland of 15 to 17 cards: they need --size-hands above 0"
         )
-    counts = {size: hands if size == SIZES[0] else size_hands for size in SIZES}
-    wanted = {(str(size), first): count for size in SIZES for first, count in blocks(counts[size])}
+    counts = {size: hands if size == sizes[0] else size_hands for size in sizes}
+    wanted = {(str(size), first): count for size in sizes for first, count in blocks(counts[size])}
     wanted.update({(NORMAL, first): count for first, count in blocks(normal_hands)})
     key = study_key(seed, rules, hands, size_hands, normal_hands, opponents)
     done: dict[BlockKey, list[Any]] = {}
@@ -125,7 +129,7 @@ def run_study(
     try:
         fantasy = [
             FantasyBlock(size, first, count, seed, rules, opponents)
-            for size in SIZES
+            for size in sizes
             for first, count in blocks(counts[size])
         ]
         found = _run(
@@ -139,10 +143,10 @@ def run_study(
             progress,
             "fantasyland hands",
         )
-        by_size: dict[int, list[HandValues]] = {size: [] for size in SIZES if counts[size]}
+        by_size: dict[int, list[HandValues]] = {size: [] for size in sizes if counts[size]}
         for job in fantasy:
             by_size[job.size].extend(found[(str(job.size), job.first, "")])
-        study = size_values(by_size)
+        study = size_values(by_size, sizes[0])
         if not normal_hands:
             return study
         fantasy_value = Fraction(round(study.value * 100), 100)
@@ -168,7 +172,11 @@ def run_study(
     played = [hand for block in normal for hand in played_blocks[block]]
     worth = {item.size: item.value for item in study.sizes}
     return FantasyStudy(
-        study.sizes, study.value, study.rounds, study.royalties, normal_summary(played, worth)
+        study.sizes,
+        study.value,
+        study.rounds,
+        study.royalties,
+        normal_summary(played, worth, sizes),
     )
 
 
@@ -239,10 +247,11 @@ def read_checkpoint(
         path,
         key,
         (len(wanted) + 1) * MAX_LINE_BYTES,
-        "is not for this study (seed, rules, hands or version differ)",
+        "is not for this study (seed, rules, variant, hands or version differ)",
     )
     found: dict[BlockKey, list[list[Any]]] = {}
     rules_range = _saved_ranges(key, rules)
+    sizes = study_sizes(rules)
     for record in records:
         try:
             part, first, tag = record["part"], record["first"], record["tag"]
@@ -256,7 +265,7 @@ def read_checkpoint(
             and isinstance(values, list)
             and len(values) == wanted.get((part, first), -1)
             and check == part_checksum(key, [part, first, tag, values])
-            and all(_is_value(part, value, rules_range) for value in values)
+            and all(_is_value(part, value, rules_range, sizes) for value in values)
         ):
             found.setdefault((part, first, tag), []).append(values)
     scale = _scale(key)
@@ -275,8 +284,11 @@ def _saved_ranges(key: dict[str, Any], rules: OfcRules) -> dict[str, tuple[int, 
     return {"fantasy": (low * scale, high * scale), NORMAL: objective_range(rules, False)}
 
 
-def _is_value(part: str, value: object, ranges: dict[str, tuple[int, int]]) -> bool:
-    """Whether ``value`` is what one hand of ``part`` can give (within ``ranges``)."""
+def _is_value(
+    part: str, value: object, ranges: dict[str, tuple[int, int]], sizes: tuple[int, ...]
+) -> bool:
+    """Whether ``value`` is what one hand of ``part`` can give (within ``ranges``, earning
+    fantasyland of one of ``sizes``)."""
     if not isinstance(value, list) or len(value) != (3 if part == NORMAL else 2):
         return False
     if part == NORMAL:
@@ -286,7 +298,7 @@ def _is_value(part: str, value: object, ranges: dict[str, tuple[int, int]]) -> b
             type(royalties) is int
             and low <= royalties <= high
             and type(fouled) is bool
-            and (cards is None or cards in SIZES)
+            and (cards is None or cards in sizes)
             and (not fouled or (royalties == 0 and cards is None))
         )
     best, staying = value

@@ -1,4 +1,4 @@
-"""``handsolver ofc``: open-face Chinese poker (Pineapple): the best fantasyland settings
+"""``handsolver ofc``: open-face Chinese poker (Pineapple or classic): the best fantasyland settings
 (:mod:`.fantasyland`), a position's actions ranked (:mod:`.play`), the value of fantasyland
 (:mod:`.study`) and its picture (:mod:`.plots`), the rules in use (:mod:`.royalties`);
 :mod:`.options` holds what they share."""
@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
         "royalties": "ofc.royalties:royalties",
     }
     help = (
-        "Open-face Chinese poker (Pineapple): fantasyland, positions, the value of fantasyland, "
-        "the rules in use."
+        "Open-face Chinese poker (Pineapple, or classic with --variant classic): fantasyland, "
+        "positions, matches, the value of fantasyland, the rules in use."
     )
     app.add_typer(command_group("ofc", commands, help=help, no_args_is_help=True))

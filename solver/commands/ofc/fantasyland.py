@@ -17,6 +17,7 @@ from handsolver.solver.commands.ofc.options import (
     MAX_STAY_VALUE,
     RoyaltiesOption,
     StayRuleOption,
+    VariantOption,
     ofc_rules,
     points_text,
     points_value,
@@ -88,6 +89,7 @@ def fantasyland(
     ] = 5,
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
+    variant: VariantOption = "pineapple",
     max_nodes: Annotated[
         int | None,
         typer.Option(
@@ -124,8 +126,8 @@ def fantasyland(
         if len(deal.hands) != 1:
             raise InputError(f"one fantasyland hand, please: got {len(deal.hands)}")
         hand, notation = deal.hands[0], deal.notation
-        check_fantasy_hand(hand)
-        rules = ofc_rules(royalties, stay_rule)
+        rules = ofc_rules(royalties, stay_rule, variant=variant)
+        check_fantasy_hand(hand, rules)
         value = points_value(stay_value, "--stay-value")
         boards = tuple(board_of_text(board) for board in vs or [])
         if sample_opponents is not None:
@@ -151,6 +153,7 @@ def fantasyland(
         "rules": {
             "royalties": "common" if royalties is None else str(royalties),
             "stay": stay_rule,
+            "variant": variant,
             "stay_value": str(value),
             "against": [rows_json(board, notation) for board in boards],
             "sampled_opponents": None
@@ -175,7 +178,7 @@ def fantasyland(
         )
     typer.echo(
         f"cards: {notation.format_cards(hand)} ({len(hand)})   stay value: {points_text(value)}   "
-        f"stay rule: {stay_rule}{against}"
+        f"stay rule: {stay_rule}{'   variant: classic' if variant == 'classic' else ''}{against}"
     )
     if answer.proven:
         typer.echo("proven best: every other setting scores at most the last one listed")

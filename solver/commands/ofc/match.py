@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.ofc.options import RoyaltiesOption, ofc_rules, points_value
+from handsolver.solver.commands.ofc.options import (
+    RoyaltiesOption,
+    VariantOption,
+    ofc_rules,
+    points_value,
+)
 from handsolver.solver.commands.options import (
     CheckpointOption,
     JsonOption,
@@ -118,6 +123,7 @@ def match(
     ] = 60.0,
     sandbox: SandboxOption = SandboxName.auto,
     royalties: RoyaltiesOption = None,
+    variant: VariantOption = "pineapple",
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
@@ -151,7 +157,7 @@ def match(
 
             plot_format(plot)  # a bad suffix is refused before any deal is played
         names = _names(players)
-        rules = ofc_rules(royalties, "standard")
+        rules = ofc_rules(royalties, "standard", variant=variant)
         value = points_value(fantasy_value, "--fantasy-value")
         seated = [
             player_from_spec(name, rules, value, samples, kept, timeout, sandbox.value)
@@ -183,19 +189,19 @@ def match(
         from handsolver.solver.commands.ofc.match_plots import match_figure
         from handsolver.solver.commands.plots.figures import save
 
-        title = f"OFC match: {deals:,} duplicate deals, seats rotated, seed {seed}"
+        title = f"OFC match ({variant}): {deals:,} duplicate deals, seats rotated, seed {seed}"
         with user_errors():
             save(match_figure(rows, title), plot)
     if json_output:
         print_json(
-            {"deals": deals, "seed": seed, "fantasy_value": str(value),
+            {"deals": deals, "seed": seed, "variant": variant, "fantasy_value": str(value),
              "players": [_summary_json(row) for row in rows]}
         )  # fmt: skip
         return
     games = len(results[0].games) if results else 0
     typer.echo(
-        f"{deals:,} deals (seed {seed}), each played {games} times with the seats rotated; "
-        "points a hand with a 95% interval"
+        f"{deals:,} deals (seed {seed}{', classic' if variant == 'classic' else ''}), each played "
+        f"{games} times with the seats rotated; points a hand with a 95% interval"
     )
 
     def seconds(values: tuple[float, ...]) -> str:

@@ -53,8 +53,32 @@ FANTASY_WORDS = {
 }
 """What earns fantasyland, and how many cards, under each fantasyland rule."""
 
+# The variant: how the streets deal (its own block, beside the rules' other options).
+VariantOption = Annotated[
+    str,
+    typer.Option(
+        "--variant",
+        metavar="pineapple|classic",
+        help="How a hand is dealt: pineapple (5 cards, then four streets of 3: 2 placed, 1 "
+        "discarded) or classic open-face (5 cards, then eight streets of 1, placed; "
+        "fantasyland deals 13 cards, whatever --fantasy says).",
+    ),
+]
+VARIANT_WORDS = {
+    "pineapple": "5 cards, then four streets of 3 cards: 2 placed, 1 discarded",
+    "classic": "5 cards, then eight streets of 1 card, placed",
+}
+"""How each variant deals a normal hand, as ``ofc royalties`` says it."""
+CLASSIC_FANTASY_WORDS = "a board not fouled with QQ or better on top: 13 cards, all set"
+"""What earns classic fantasyland, and how many cards."""
 
-def ofc_rules(royalties: Path | None, stay_rule: str, fantasy: str = "progressive") -> OfcRules:
+
+def ofc_rules(
+    royalties: Path | None,
+    stay_rule: str,
+    fantasy: str = "progressive",
+    variant: str = "pineapple",
+) -> OfcRules:
     """The rules of the options (the royalty file read bounded, named on error)."""
     from handsolver.models.ofc import OfcRules, default_royalties, parse_ofc_royalties
     from handsolver.solver.commands.inputs import read_small_file, source_name
@@ -64,7 +88,7 @@ def ofc_rules(royalties: Path | None, stay_rule: str, fantasy: str = "progressiv
         table = parse_ofc_royalties(
             read_small_file(str(royalties)), source=source_name(str(royalties))
         )
-    return OfcRules(royalties=table, fantasy=fantasy, stay=stay_rule)
+    return OfcRules(royalties=table, fantasy=fantasy, stay=stay_rule, variant=variant)
 
 
 def points_value(text: str, what: str) -> Fraction:

@@ -1,4 +1,4 @@
-"""``handsolver ofc play``: every action of a Pineapple position ranked by expected points."""
+"""``handsolver ofc play``: every action of an open-face position ranked by expected points."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.ofc.options import (
     RoyaltiesOption,
+    VariantOption,
     ofc_rules,
     points_value,
     rows_json,
@@ -59,7 +60,8 @@ def play(
     dealt: Annotated[
         str,
         typer.Argument(
-            metavar="HAND", help="My cards this street: 5 on the first, else 3 (2 kept)."
+            metavar="HAND",
+            help="My cards this street: 5 on the first, else 3 (2 kept; classic: 1).",
         ),
     ],
     board: Annotated[
@@ -112,14 +114,16 @@ def play(
         int, typer.Option("--top", min=1, max=1000, help="Actions listed, 1 to 1,000.")
     ] = 10,
     royalties: RoyaltiesOption = None,
+    variant: VariantOption = "pineapple",
     json_output: JsonOption = False,
 ) -> None:
     """Every legal action (which cards where, which discarded) ranked by expected points.
 
-    Exact when every opponent's board is complete and at most one street follows this one
-    (every deal enumerated, the last street played by its best action); else the actions a
-    quick judgement of the board ranks best (--kept) are each played out over the same
-    --samples deals by a player that rarely fouls.
+    Exact when every opponent's board is complete and few enough deals follow: in Pineapple at
+    most one street after this one, in classic (--variant classic) at most three (every deal
+    enumerated, each street played by its best action); else the actions a quick judgement of
+    the board ranks best (--kept) are each played out over the same --samples deals by a
+    player that rarely fouls.
 
     \b
     Example (the last two streets against a complete board):
@@ -140,9 +144,9 @@ def play(
             raise InputError("give the opponents' boards with --vs (one or two)")
         opponents = tuple(_board(item) for item in vs)
         dead_cards = parse_cards(dead) if dead.strip() else ()
-        rules = ofc_rules(royalties, "standard")
+        rules = ofc_rules(royalties, "standard", variant=variant)
         value = points_value(fantasy_value, "--fantasy-value")
-        position = Position(mine, cards, opponents, dead_cards)
+        position = Position(mine, cards, opponents, dead_cards, rules.streets)
         check_enough_unseen(position)
         advice = advise(
             position,
@@ -162,6 +166,7 @@ def play(
         "dealt": notation.card_strings(cards),
         "opponents": [rows_json(b, notation) for b in opponents],
         "dead": notation.card_strings(dead_cards),
+        "variant": variant,
         "fantasy_value": str(value),
         "exact": answer.exact,
         "deals": answer.deals,

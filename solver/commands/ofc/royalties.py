@@ -14,11 +14,14 @@ import typer
 
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import (
+    CLASSIC_FANTASY_WORDS,
     FANTASY_WORDS,
     STAY_RULE_WORDS,
+    VARIANT_WORDS,
     FantasyOption,
     RoyaltiesOption,
     StayRuleOption,
+    VariantOption,
     ofc_rules,
 )
 from handsolver.solver.commands.options import JsonOption
@@ -33,6 +36,7 @@ def royalties(
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
     fantasy: FantasyOption = "progressive",
+    variant: VariantOption = "pineapple",
     json_output: JsonOption = False,
 ) -> None:
     """The rules the other ofc commands play by with the same switches: the royalty table (every
@@ -48,7 +52,7 @@ def royalties(
     from handsolver.models.royalty_tables import royalty_entries
 
     with user_errors():
-        rules = ofc_rules(royalties, stay_rule, fantasy)
+        rules = ofc_rules(royalties, stay_rule, fantasy, variant)
     table = royalty_entries(rules.royalties, ROW_NAMES)
     tables = dict(
         zip(
@@ -65,6 +69,7 @@ def royalties(
         "most": {**most, "board": sum(most.values())},
         "fantasy": fantasy,
         "stay": stay_rule,
+        "variant": variant,
     }
     if json_output:
         print_json(payload)
@@ -82,7 +87,10 @@ def royalties(
     parts = ", ".join(f"{most[row]} {row}" for row in SHOWN_ROWS)
     for line in (
         f"no board earns more than {sum(most.values())} (the most of each row: {parts})",
-        f"fantasyland ({fantasy}): {FANTASY_WORDS[fantasy]}",
+        f"streets ({variant}): {VARIANT_WORDS[variant]}",
+        f"fantasyland ({fantasy}): {FANTASY_WORDS[fantasy]}"
+        if rules.streets.fantasy_cards is None
+        else f"fantasyland ({variant}): {CLASSIC_FANTASY_WORDS}",
         f"staying ({stay_rule}): {STAY_RULE_WORDS[stay_rule]}",
     ):
         typer.echo(textwrap.fill(line, LINE_WIDTH, subsequent_indent="  "))

@@ -12,6 +12,7 @@ from handsolver.solver.commands.ofc.options import (
     FantasyOption,
     RoyaltiesOption,
     StayRuleOption,
+    VariantOption,
     ofc_rules,
 )
 from handsolver.solver.commands.options import (
@@ -80,6 +81,7 @@ def study(
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
     fantasy: FantasyOption = "progressive",
+    variant: VariantOption = "pineapple",
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
@@ -87,12 +89,12 @@ def study(
     json_output: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:
-    """The value of being in fantasyland with 14 to 17 cards, as a fixed point: the mean
-    royalties of the best settings plus the share that stays times the value of staying (14
-    cards), each hand set knowing that value; with --opponents K, royalties and the mean score
-    against K sampled opponent boards.  With --normal-hands, normal hands played by the
-    policy: fouls, royalties and the fantasyland they earn.  Minutes of work for many hands: a
-    progress bar, checkpoints (--resume continues), --workers or --scheduler.
+    """The value of being in fantasyland with 14 to 17 cards (classic: 13), as a fixed point: the
+    mean royalties of the best settings plus the share that stays times the value of staying
+    (14 cards; classic 13), each hand set knowing that value; with --opponents K, royalties
+    and the mean score against K sampled opponent boards.  With --normal-hands, normal hands
+    played by the policy: fouls, royalties and the fantasyland they earn.  Minutes of work for
+    many hands: a progress bar, checkpoints (--resume continues), --workers or --scheduler.
 
     Example: handsolver ofc study --hands 2000 --normal-hands 1000 --workers 2
     """
@@ -101,7 +103,7 @@ def study(
 
     others = hands if size_hands is None else size_hands
     with user_errors():
-        rules = ofc_rules(royalties, stay_rule, fantasy)
+        rules = ofc_rules(royalties, stay_rule, fantasy, variant)
         key = study_key(seed, rules, hands, others, normal_hands, opponents)
         path = checkpoint if checkpoint is not None else study_checkpoint(key)
         with checkpointed_run(path, named=checkpoint is not None, resume=resume, what="study"):
@@ -128,7 +130,8 @@ def study(
         from handsolver.solver.commands.plots.figures import save
 
         title = (
-            f"Fantasyland: {hands:,} random hands of 14 cards, stay rule {stay_rule}, seed {seed}; "
+            f"Fantasyland: {hands:,} random hands of {rules.refantasy_cards} cards, stay rule "
+            f"{stay_rule}, seed {seed}; "
             f"value of staying {float(result.value):.2f} points"
         )
         values = {item.size: (item.value, item.value_stderr) for item in result.sizes}
@@ -140,7 +143,12 @@ def study(
         "size_hands": others,
         "opponents": opponents,
         "seed": seed,
-        "rules": {"stay": stay_rule, "fantasy": fantasy, "royalties": str(royalties or "common")},
+        "rules": {
+            "stay": stay_rule,
+            "fantasy": fantasy,
+            "variant": variant,
+            "royalties": str(royalties or "common"),
+        },
         "stay_value": str(result.value),
         "stay_value_rounds": [float(value) for value in result.rounds],
         "sizes": [
@@ -170,9 +178,11 @@ def study(
         print_json(payload)
         return
     rounds = ", ".join(f"{float(value):.2f}" for value in result.rounds)
+    classic = rules.streets.fantasy_cards is not None  # one size: 13 cards
+    others_text = "" if classic else f", {others:,} of 15, 16 and 17"
     typer.echo(
-        f"{hands:,} random fantasyland hands of 14 cards, {others:,} of 15, 16 and 17 (seed "
-        f"{seed}), stay rule {stay_rule}; "
+        f"{hands:,} random fantasyland hands of {rules.refantasy_cards} cards{others_text} (seed "
+        f"{seed}), stay rule {stay_rule}{', classic' if variant == 'classic' else ''}; "
         + (
             f"royalties and mean score against {opponents:,} opponent boards a hand; "
             if opponents
