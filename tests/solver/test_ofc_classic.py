@@ -88,7 +88,7 @@ def test_a_later_street_places_its_one_card_in_any_row_with_room(placed: int) ->
     mine = (tuple(rows[0]), tuple(rows[1]), tuple(rows[2]))
     dealt = (cards[placed],)
     actions = legal_actions(mine, dealt, CLASSIC)
-    expected = {row for row in _free_rows(mine)}
+    expected = set(_free_rows(mine))
     assert {next(i for i in range(3) if action.rows[i]) for action in actions} == expected
     assert len(actions) == len(expected)
     assert all(action.discard is None for action in actions)
@@ -259,8 +259,11 @@ def test_the_program_reads_the_variant_and_the_street() -> None:
     assert question["dealt"] == ["3c"]
     good = reply_action(position, '{"top": [], "middle": ["3c"], "bottom": [], "discard": null}')
     assert not isinstance(good, str) and good.rows == ((), (4,), ()) and good.discard is None
-    for bad in ('{"middle": ["3c"], "discard": "3c"}', '{"top": [], "discard": "3c"}',
-                '{"bottom": ["3c"]}'):  # fmt: skip  (the bottom is full)
+    for bad in (
+        '{"middle": ["3c"], "discard": "3c"}',
+        '{"top": [], "discard": "3c"}',
+        '{"bottom": ["3c"]}',
+    ):  # fmt: skip  (the bottom is full)
         assert isinstance(reply_action(position, bad), str)
 
 
@@ -312,8 +315,10 @@ def test_the_classic_study_values_13_card_fantasyland() -> None:
 
 
 def test_ofc_play_classic_answers_exactly_on_the_last_streets() -> None:
-    code, out, err = invoke("play", "7c", "--variant", "classic", "--board",
-                            "Kc | Jc Jd 7s | Ac Ad Tc Ts 3c", "--vs", COMPLETE, "--json")  # fmt: skip
+    mine = "Kc | Jc Jd 7s | Ac Ad Tc Ts 3c"
+    code, out, err = invoke(
+        "play", "7c", "--variant", "classic", "--board", mine, "--vs", COMPLETE, "--json"
+    )
     assert code == 0, err
     answer = json.loads(out)
     assert answer["exact"] and answer["variant"] == "classic" and answer["deals"] == 29 * 28 * 27
