@@ -39,6 +39,14 @@ work itself took, and the targets are compared with it.
    (targets: the first street under 10 s, each later one under 3 s).
 
     python scripts/bench_ofc.py --hands 0 --decision-positions 50
+
+   ``--variant classic`` times classic open-face's nine streets instead (5 cards, then one card a
+   street); ``--complete-opponent`` plays the opponent's whole board first, so that the last
+   streets are exact (Pineapple's last, classic's last four: this one and three to come).
+
+    python scripts/bench_ofc.py --hands 0 --decision-positions 10 --variant classic
+    python scripts/bench_ofc.py --hands 0 --decision-positions 10 --variant classic \
+        --complete-opponent
 """
 
 from __future__ import annotations
@@ -92,9 +100,17 @@ def main() -> None:
     parser.add_argument("--fantasy-value", default="15", help="the players' fantasyland value")
     parser.add_argument("--record", type=Path, default=None)
     parser.add_argument("--decision-positions", type=int, default=0)
+    parser.add_argument("--variant", default="pineapple", help="pineapple or classic (section 6)")
+    parser.add_argument("--complete-opponent", action="store_true", help="section 6")
     options = parser.parse_args()
     if options.decision_positions:
-        decisions(options.decision_positions, options.seed, Fraction(options.fantasy_value))
+        decisions(
+            options.decision_positions,
+            options.seed,
+            Fraction(options.fantasy_value),
+            options.variant,
+            options.complete_opponent,
+        )
     if options.match_deals:
         matches(options)
     if options.hands:
@@ -287,38 +303,47 @@ def report(names: list[str], deals: list, started: float) -> None:
     sys.stdout.flush()
 
 
-def decisions(count: int, seed: int, value: Fraction) -> None:
+def decisions(count: int, seed: int, value: Fraction, variant: str, complete: bool) -> None:
     """Section 6: the player's decisions timed street by street (see the module)."""
     from handsolver.models.ofc import OfcRules
     from handsolver.solver.ofc.play import Position, Scorer
     from handsolver.solver.ofc.player import advise
-    from handsolver.solver.ofc.rollout import Judge, best_street
+    from handsolver.solver.ofc.rollout import Judge, best_street, finished
 
-    rules = OfcRules()
+    rules = OfcRules(variant=variant)
+    streets = rules.streets
     judge = Judge(Scorer(rules, value), float(value))
-    print(f"6. the player's decisions with its defaults, {count} positions a street (seed {seed})")
-    print("   street  wall median  wall slowest  CPU median  CPU slowest  target")
-    for street in range(5):
-        walls, cpus = [], []
+    against = "a complete board" if complete else "a board a street behind"
+    print(
+        f"6. the player's decisions with its defaults ({variant}, against {against}), {count} "
+        f"positions a street (seed {seed})"
+    )
+    print("   street  wall median  wall slowest  CPU median  CPU slowest  exact  target")
+    for street in range(streets.count):
+        walls, cpus, exact = [], [], 0
         for index in range(count):
             deck = list(range(52))
             random.Random(f"bench-decisions-{seed}-{street}-{index}").shuffle(deck)
             mine = theirs = (0, 0, 0)
+            if complete:
+                theirs = finished(judge, theirs, deck)
             for done in range(street):
-                size = 5 if done == 0 else 3
-                mine = best_street(judge, mine, [deck.pop() for _ in range(size)], last=False)
-                if done < street - 1:
-                    theirs = best_street(judge, theirs, [deck.pop() for _ in range(size)], False)
-            dealt = tuple(deck.pop() for _ in range(5 if street == 0 else 3))
-            position = Position(board_of_masks(mine), dealt, (board_of_masks(theirs),), ())
+                size = streets.dealt_on(streets.before(done))
+                last = streets.is_last(streets.before(done))
+                mine = best_street(judge, mine, [deck.pop() for _ in range(size)], last=last)
+                if not complete and done < street - 1:
+                    theirs = best_street(judge, theirs, [deck.pop() for _ in range(size)], last)
+            dealt = tuple(deck.pop() for _ in range(streets.dealt_on(streets.before(street))))
+            position = Position(board_of_masks(mine), dealt, (board_of_masks(theirs),), (), streets)
             wall, cpu = time.perf_counter(), time.process_time()
-            advise(position, rules, value, seed=index)
+            advice = advise(position, rules, value, seed=index)
             cpus.append(time.process_time() - cpu)
             walls.append(time.perf_counter() - wall)
+            exact += advice.answer.exact
         target = 10.0 if street == 0 else 3.0
         print(
             f"   {street + 1:6d}  {statistics.median(walls):9.2f} s  {max(walls):10.2f} s"
-            f"  {statistics.median(cpus):8.2f} s  {max(cpus):9.2f} s  < {target:g} s",
+            f"  {statistics.median(cpus):8.2f} s  {max(cpus):9.2f} s  {exact:5d}  < {target:g} s",
             flush=True,
         )
 

@@ -65,7 +65,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "ofc": (
         "ofc",
-        "Open-face Chinese poker (Pineapple): fantasyland, positions, the value of fantasyland.",
+        "Open-face Chinese poker (Pineapple or classic): fantasyland, positions, the value of "
+        "fantasyland.",
     ),
     "verify": (
         "golf",

@@ -1,4 +1,4 @@
-"""Open-face Chinese poker (Pineapple): fantasyland set exactly.
+"""Open-face Chinese poker (Pineapple and classic): fantasyland set exactly.
 
 :mod:`.fantasyland` holds the branch-and-bound search for the best settings of a fantasyland
 hand by an objective (royalties, the value of staying, points against known or sampled

@@ -1,8 +1,9 @@
 """Opponent boards sampled for the fantasyland objective: what one opponent may end with.
 
 Each board is dealt from the cards not in my hand, a deck shuffled by a generator seeded with
-``seed`` (the same hand and seed give the same boards), street by street as Pineapple deals a
-normal hand (5 cards, then four times 3), and played by the policy of
+``seed`` (the same hand and seed give the same boards), street by street as the rules' variant
+deals a normal hand (Pineapple: 5 cards, then four times 3; classic: 5, then eight single
+cards), and played by the policy of
 :mod:`handsolver.solver.ofc.play`: every street but the last by :func:`~.play.policy_score`,
 the last by its best action for the opponent's own royalties and fantasyland.  The policy
 fouls often; a fouled board pays my royalties and a scoop.

@@ -251,6 +251,19 @@ def test_a_classic_match_is_the_same_with_the_same_seed() -> None:
     assert boards(first) != boards(match(players, RULES, 3, seed=3))
 
 
+def test_a_classic_checkpoint_resumes_and_is_not_a_pineapple_one(tmp_path: Path) -> None:
+    players = seated("rollout", "random")
+    path = tmp_path / "match.jsonl"
+    whole = match(players, RULES, 6, seed=4, checkpoint=path)
+    again = match(players, RULES, 6, seed=4, checkpoint=path, resume=True)
+    assert [r.boards for d in again for r in d.records] == [
+        r.boards for d in whole for r in d.records
+    ]
+    pineapple = [player_from_spec(name, OfcRules(), Fraction(15)) for name in ("rollout", "random")]
+    with pytest.raises(InputError, match="not for this match"):
+        match(pineapple, OfcRules(), 6, seed=4, checkpoint=path, resume=True)
+
+
 def test_the_program_reads_the_variant_and_the_street() -> None:
     position = Position(board("Kc | Jc | Ac Ad Tc Ts 9s"), (4,),
                         (board("Qh | 9h | Ah Kh 8h 6h"),), (), CLASSIC)  # fmt: skip

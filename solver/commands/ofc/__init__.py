@@ -20,7 +20,7 @@ def register(app: typer.Typer) -> None:
         "royalties": "ofc.royalties:royalties",
     }
     help = (
-        "Open-face Chinese poker (Pineapple, or classic with --variant classic): fantasyland, "
-        "positions, matches, the value of fantasyland, the rules in use."
+        "Open-face Chinese poker (Pineapple or classic): fantasyland, positions, the value of "
+        "fantasyland, matches, the rules in use; --variant classic for classic open-face."
     )
     app.add_typer(command_group("ofc", commands, help=help, no_args_is_help=True))

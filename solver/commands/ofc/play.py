@@ -183,6 +183,14 @@ def play(
     def added(cards: tuple[int, ...]) -> str:
         return "+" + notation.format_cards(cards) if cards else ""
 
+    discards = rules.streets.discards > 0  # classic discards nothing: no such column
+
+    def row(place: int, entry: ActionValue) -> list[Any]:
+        action = entry.action
+        out = "" if action.discard is None else notation.format(action.discard)
+        rows = [added(action.rows[2]), added(action.rows[1]), added(action.rows[0])]
+        return [place + 1, *rows, *([out] if discards else []), _value_text(entry)]
+
     print_table(
         None,
         [
@@ -190,19 +198,9 @@ def play(
             Column("top", keep=True),
             Column("middle", keep=True),
             Column("bottom", keep=True),
-            Column("discard", "out", keep=True),
+            *([Column("discard", "out", keep=True)] if discards else []),
             Column("points", keep=True),
         ],
-        (
-            [
-                place + 1,
-                added(entry.action.rows[2]),
-                added(entry.action.rows[1]),
-                added(entry.action.rows[0]),
-                "" if entry.action.discard is None else notation.format(entry.action.discard),
-                _value_text(entry),
-            ]
-            for place, entry in enumerate(shown)
-        ),
+        (row(place, entry) for place, entry in enumerate(shown)),
         highlight=[0],
     )
