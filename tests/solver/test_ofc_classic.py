@@ -359,6 +359,12 @@ def test_bad_input_is_one_line_naming_it(args: tuple[str, ...], names: str) -> N
     assert_one_error(*invoke(*args), names=names)
 
 
+@pytest.mark.parametrize("command", ["play", "match", "study", "fantasyland", "royalties"])
+def test_every_ofc_command_takes_the_variant(command: str) -> None:
+    code, out, _ = invoke(command, "--help")
+    assert code == 0 and "--variant" in out and "classic" in out
+
+
 def test_ofc_royalties_says_how_the_variant_deals() -> None:
     code, out, _ = invoke("royalties", "--variant", "classic")
     assert code == 0

@@ -105,9 +105,9 @@ def fantasyland(
     json_output: JsonOption = False,
 ) -> None:
     """The best ways to set a fantasyland hand: 13 of HAND set top 3, middle 5, bottom 5, the
-    rest discarded, ranked by royalties plus --stay-value when the setting stays in
-    fantasyland (plus the points against --vs boards, or the mean against sampled boards),
-    proven best.
+    rest discarded (classic, --variant classic: 13 cards, none discarded), ranked by royalties
+    plus --stay-value when the setting stays in fantasyland (plus the points against --vs
+    boards, or the mean against sampled boards), proven best.
 
     \b
     Examples:

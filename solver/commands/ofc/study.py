@@ -52,7 +52,8 @@ def study(
             "--size-hands",
             min=0,
             max=1_000_000,
-            help="Random hands of 15, 16 and 17 cards each (default: --hands; 0: none).",
+            help="Random hands of 15, 16 and 17 cards each (default: --hands; 0: none); "
+            "Pineapple only.",
             show_default=False,
         ),
     ] = None,
