@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from handsolver.models.cards import Card
+from handsolver.models.cards import DECK, Card
 from handsolver.models.ofc import FIRST_STREET, LATER_STREET, BoardKeys, OfcRules
 from handsolver.solver.ofc.match_players import Player
 from handsolver.solver.ofc.play import Board, Position, Scorer, after
@@ -70,9 +70,12 @@ class DealResult:
     records: tuple[GameRecord, ...] = ()
 
 
-def dealt_streets(seed: int, deal: int, seats: int) -> list[list[tuple[Card, ...]]]:
-    """Each seat's cards street by street for one deal (see the module)."""
-    deck = list(range(52))
+def dealt_streets(
+    seed: int, deal: int, seats: int, cards: Sequence[Card] = DECK
+) -> list[list[tuple[Card, ...]]]:
+    """Each seat's cards street by street for one deal (see the module), from ``cards`` (the
+    table's deck, :attr:`~handsolver.models.ofc.OfcRules.deck`)."""
+    deck = list(cards)
     random.Random(f"ofc-match-{seed}-{deal}").shuffle(deck)
     streets: list[list[tuple[Card, ...]]] = [[] for _ in range(seats)]
     at = 0
@@ -110,7 +113,7 @@ def play_block(
     seats = len(players)
     games: list[tuple[int, _Game]] = []
     for deal in range(first, first + count):
-        cards = dealt_streets(seed, deal, seats)
+        cards = dealt_streets(seed, deal, seats, rules.deck)
         for seating in rotations(seats):
             empty: Board = ((), (), ())
             games.append(

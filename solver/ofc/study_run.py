@@ -72,6 +72,7 @@ def study_key(
         "seed": seed,
         "stay": rules.stay,
         "fantasy": rules.fantasy,
+        "jokers": rules.jokers,
         "royalties": hashlib.sha256(tables.encode()).hexdigest()[:32],
         "hands": [hands, size_hands, normal_hands],
         "opponents": opponents,

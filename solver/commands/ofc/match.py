@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.ofc.options import RoyaltiesOption, ofc_rules, points_value
+from handsolver.solver.commands.ofc.options import (
+    JokersOption,
+    RoyaltiesOption,
+    ofc_rules,
+    points_value,
+    with_jokers,
+)
 from handsolver.solver.commands.options import (
     CheckpointOption,
     JsonOption,
@@ -118,6 +124,7 @@ def match(
     ] = 60.0,
     sandbox: SandboxOption = SandboxName.auto,
     royalties: RoyaltiesOption = None,
+    jokers: JokersOption = False,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
@@ -151,7 +158,7 @@ def match(
 
             plot_format(plot)  # a bad suffix is refused before any deal is played
         names = _names(players)
-        rules = ofc_rules(royalties, "standard")
+        rules = with_jokers(ofc_rules(royalties, "standard"), jokers)
         value = points_value(fantasy_value, "--fantasy-value")
         seated = [
             player_from_spec(name, rules, value, samples, kept, timeout, sandbox.value)
@@ -188,7 +195,7 @@ def match(
             save(match_figure(rows, title), plot)
     if json_output:
         print_json(
-            {"deals": deals, "seed": seed, "fantasy_value": str(value),
+            {"deals": deals, "seed": seed, "fantasy_value": str(value), "jokers": rules.jokers,
              "players": [_summary_json(row) for row in rows]}
         )  # fmt: skip
         return

@@ -10,10 +10,13 @@ import typer
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.ofc.options import (
+    JokersOption,
     RoyaltiesOption,
+    check_jokers,
     ofc_rules,
     points_value,
     rows_json,
+    with_jokers,
 )
 from handsolver.solver.commands.options import JsonOption, SeedOption
 from handsolver.solver.commands.output import print_json
@@ -30,7 +33,7 @@ BoardOption = "TOP|MIDDLE|BOTTOM"
 def _board(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     from handsolver.models.ofc import partial_board_of_text
 
-    top, middle, bottom = partial_board_of_text(text)
+    top, middle, bottom = partial_board_of_text(text, jokers=True)
     return (bottom, middle, top)
 
 
@@ -112,6 +115,7 @@ def play(
         int, typer.Option("--top", min=1, max=1000, help="Actions listed, 1 to 1,000.")
     ] = 10,
     royalties: RoyaltiesOption = None,
+    jokers: JokersOption = False,
     json_output: JsonOption = False,
 ) -> None:
     """Every legal action (which cards where, which discarded) ranked by expected points.
@@ -133,17 +137,18 @@ def play(
 
     with user_errors():
         text = " ".join(card_texts([dealt]))
-        cards = parse_cards(text)
-        notation = notation_of(text)
+        cards = parse_cards(text, jokers=True)
+        notation = notation_of(text, jokers=True)
         mine = _board(board)
         if not vs:
             raise InputError("give the opponents' boards with --vs (one or two)")
         opponents = tuple(_board(item) for item in vs)
-        dead_cards = parse_cards(dead) if dead.strip() else ()
-        rules = ofc_rules(royalties, "standard")
+        dead_cards = parse_cards(dead, jokers=True) if dead.strip() else ()
+        rules = with_jokers(ofc_rules(royalties, "standard"), jokers)
         value = points_value(fantasy_value, "--fantasy-value")
         position = Position(mine, cards, opponents, dead_cards)
-        check_enough_unseen(position)
+        check_jokers(position.cards(), rules)
+        check_enough_unseen(position, rules.deck)
         advice = advise(
             position,
             rules,
@@ -162,6 +167,7 @@ def play(
         "dealt": notation.card_strings(cards),
         "opponents": [rows_json(b, notation) for b in opponents],
         "dead": notation.card_strings(dead_cards),
+        "jokers": rules.jokers,
         "fantasy_value": str(value),
         "exact": answer.exact,
         "deals": answer.deals,

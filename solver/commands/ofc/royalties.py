@@ -15,8 +15,10 @@ import typer
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import (
     FANTASY_WORDS,
+    JOKER_WORDS,
     STAY_RULE_WORDS,
     FantasyOption,
+    JokersOption,
     RoyaltiesOption,
     StayRuleOption,
     ofc_rules,
@@ -33,6 +35,7 @@ def royalties(
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
     fantasy: FantasyOption = "progressive",
+    jokers: JokersOption = False,
     json_output: JsonOption = False,
 ) -> None:
     """The rules the other ofc commands play by with the same switches: the royalty table (every
@@ -65,6 +68,7 @@ def royalties(
         "most": {**most, "board": sum(most.values())},
         "fantasy": fantasy,
         "stay": stay_rule,
+        "jokers": 2 if jokers else 0,
     }
     if json_output:
         print_json(payload)
@@ -84,6 +88,7 @@ def royalties(
         f"no board earns more than {sum(most.values())} (the most of each row: {parts})",
         f"fantasyland ({fantasy}): {FANTASY_WORDS[fantasy]}",
         f"staying ({stay_rule}): {STAY_RULE_WORDS[stay_rule]}",
+        *([f"deck: {JOKER_WORDS}"] if jokers else []),
     ):
         typer.echo(textwrap.fill(line, LINE_WIDTH, subsequent_indent="  "))
 

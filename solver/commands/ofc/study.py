@@ -10,9 +10,11 @@ import typer
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import (
     FantasyOption,
+    JokersOption,
     RoyaltiesOption,
     StayRuleOption,
     ofc_rules,
+    with_jokers,
 )
 from handsolver.solver.commands.options import (
     CheckpointOption,
@@ -80,6 +82,7 @@ def study(
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
     fantasy: FantasyOption = "progressive",
+    jokers: JokersOption = False,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
@@ -101,7 +104,7 @@ def study(
 
     others = hands if size_hands is None else size_hands
     with user_errors():
-        rules = ofc_rules(royalties, stay_rule, fantasy)
+        rules = with_jokers(ofc_rules(royalties, stay_rule, fantasy), jokers)
         key = study_key(seed, rules, hands, others, normal_hands, opponents)
         path = checkpoint if checkpoint is not None else study_checkpoint(key)
         with checkpointed_run(path, named=checkpoint is not None, resume=resume, what="study"):
@@ -140,7 +143,12 @@ def study(
         "size_hands": others,
         "opponents": opponents,
         "seed": seed,
-        "rules": {"stay": stay_rule, "fantasy": fantasy, "royalties": str(royalties or "common")},
+        "rules": {
+            "stay": stay_rule,
+            "fantasy": fantasy,
+            "royalties": str(royalties or "common"),
+            "jokers": rules.jokers,
+        },
         "stay_value": str(result.value),
         "stay_value_rounds": [float(value) for value in result.rounds],
         "sizes": [
