@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, product
 
-from handsolver.models.cards import DECK, Card, InputError, card_name, cards_of, mask_of
+from handsolver.models.cards import DECK, JOKERS, Card, InputError, card_name, cards_of, mask_of
 from handsolver.models.ofc import (
     BOTTOM,
     FIRST_STREET,
@@ -165,6 +165,7 @@ def after(board: Board, action: Action) -> Board:
     return (board[0] + action.rows[0], board[1] + action.rows[1], board[2] + action.rows[2])
 
 
+_ACE = 12
 _REAL = (1 << 52) - 1  # the bits of the 52 cards: a row mask above them holds a joker
 
 
@@ -234,9 +235,7 @@ class Scorer:
         found = self.policy_rows.get((index, row))
         if found is not None:
             return found
-        counts: dict[int, int] = {}
-        for card in row:
-            counts[card >> 2] = counts.get(card >> 2, 0) + 1
+        counts = rank_counts(row)
         strength = max(((n, rank) for rank, n in counts.items()), default=(0, -1))
         score = 0.0
         if index == TOP:
@@ -280,6 +279,28 @@ class Scorer:
             assert best is not None
             total += best
         return Fraction(total, self.scale)
+
+
+def rank_counts(cards: Sequence[Card]) -> dict[int, int]:
+    """How many cards of each rank a row holds, for the quick judgements of a row being built:
+    a joker counts as one more of the most repeated rank (the highest among them; an ace if
+    the row holds only jokers), never past four.
+
+    >>> from handsolver.models.cards import parse_cards
+    >>> rank_counts(parse_cards("Kc Kd 5h X1", jokers=True)), rank_counts((52, 53))
+    ({11: 3, 3: 1}, {12: 2})
+    """
+    counts: dict[int, int] = {}
+    wild = 0
+    for card in cards:
+        if card in JOKERS:
+            wild += 1
+        else:
+            counts[card >> 2] = counts.get(card >> 2, 0) + 1
+    if wild:
+        rank = max(counts, key=lambda r: (counts[r], r), default=_ACE)
+        counts[rank] = min(4, counts.get(rank, 0) + wild)
+    return counts
 
 
 Final = BoardKeys

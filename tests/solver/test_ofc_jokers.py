@@ -212,3 +212,24 @@ def test_bad_jokers_are_one_line(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and message in lines[0], result.output
+
+
+def test_match_study_and_royalties_deal_or_state_the_jokers() -> None:
+    match = run("ofc", "match", "--jokers", "--players", "random,policy", "--deals", "2", "--json")
+    assert match["jokers"] == 2 and [p["hands"] for p in match["players"]] == [4, 4]
+    study = run("ofc", "study", "--jokers", "--hands", "12", "--size-hands", "2",
+                "--normal-hands", "3", "--json")  # fmt: skip
+    assert study["rules"]["jokers"] == 2
+    assert run("ofc", "royalties", "--jokers", "--json")["jokers"] == 2
+    result = runner.invoke(app, ["ofc", "royalties", "--jokers"])
+    assert "deck: 54 cards with two jokers" in result.output
+
+
+def test_a_match_with_jokers_deals_them() -> None:
+    from handsolver.solver.ofc.match import dealt_streets
+
+    streets = dealt_streets(1, 0, 3, JOKERS.deck)
+    dealt = [card for seat in streets for street in seat for card in street]
+    assert len(set(dealt)) == len(dealt) == 51
+    deals = [dealt_streets(1, d, 3, JOKERS.deck) for d in range(5)]
+    assert any({X1, X2} & {c for seat in deal for s in seat for c in s} for deal in deals)
