@@ -117,6 +117,13 @@ def test_13_cards_with_jokers_every_setting(seed: int, jokers: int, stay: int) -
     assert objectives(hand, Objective(Fraction(stay))) == expected
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "jokers"), [(5, 1), (6, 2)])
+def test_14_cards_with_jokers_every_way_to_choose_and_set(seed: int, jokers: int) -> None:
+    hand = hand_with_jokers(seed, jokers, size=14)
+    assert objectives(hand, Objective(Fraction(15))) == best_objectives(hand, Fraction(15))
+
+
 def test_13_cards_with_a_joker_against_a_board_with_one() -> None:
     rng = random.Random(8)
     while True:  # deal until their board, a joker on its bottom, is not fouled
@@ -233,3 +240,12 @@ def test_a_match_with_jokers_deals_them() -> None:
     assert len(set(dealt)) == len(dealt) == 51
     deals = [dealt_streets(1, d, 3, JOKERS.deck) for d in range(5)]
     assert any({X1, X2} & {c for seat in deal for s in seat for c in s} for deal in deals)
+
+
+def test_play_command_with_a_joker_dealt() -> None:
+    board, theirs = "Kc | Jc Jd 7s | Ac Ad Tc Ts 3c", "Qh Qd 4s | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 4h"
+    payload = run("ofc", "play", "--jokers", "2c X2 7c", "--board", board, "--vs", theirs,
+                  "--dead", "5d 6s", "--top", "1", "--json")  # fmt: skip
+    assert payload["exact"] and payload["jokers"] == 2 and payload["dealt"][1] == "X2"
+    assert payload["deals"] == 2925  # 3 of the 27 unseen cards, the other joker among them
+    assert "X2" in payload["actions"][0]["top"]
