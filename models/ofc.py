@@ -13,6 +13,10 @@ Rules (the defaults and their sources are in ``docs/ofc.md``):
   discarded.  Progressive (the default): QQ 14 cards, KK 15, AA 16, three of a kind 17; flat:
   14.  A board in fantasyland stays there with three of a kind on top, a full house or better in
   the middle or four of a kind or better on the bottom (:data:`STAY_RULES`); staying deals 14.
+- The joker deck (``OfcRules(jokers=2)``: 54 cards, the jokers 52 and 53): a joker stands for
+  the card its row does not hold that serves best (:func:`row_keys`: no five of a kind), and
+  the jokers of a board are chosen together, each row the strongest that keeps the order
+  (:func:`chosen_keys`); royalties, fantasyland and staying go by the hands they make.
 
 The game is an instance of the split-game engine with Chinese poker's row keys, parts in the
 order bottom, middle, top:
@@ -108,7 +112,9 @@ def default_royalties() -> Royalties:
 
 @cache
 def ofc_game() -> SplitGame[int]:
-    """The rows, order rule and row points (no royalties) as a split game.
+    """The rows, order rule and row points (no royalties) as a split game, for the 52-card deck
+    (a board's jokers are chosen together, which a split game's rows cannot do: see
+    :func:`board_keys`).
 
     Row points are Chinese poker's 1-6: a row is worth 1 and winning all three 3 more.
     """
