@@ -39,6 +39,10 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK: tuple[Card, ...] = tuple(range(52))
 FULL_DECK_MASK: CardSet = (1 << 52) - 1
+JOKERS: tuple[Card, ...] = (52, 53)
+"""The two jokers of a 54-card deck, written ``X1`` and ``X2`` (either case); only the games
+that deal them read them (``jokers=True``), every other game refuses the token as a card."""
+_JOKER_OF_TOKEN = {"X1": 52, "X2": 53}
 
 _RANK_OF_CHAR = {ch: i for i, ch in enumerate(RANKS)} | {"0": 8, "10": 8}
 _SUIT_OF_CHAR = {ch: i for i, ch in enumerate(SUITS)}
@@ -130,6 +134,9 @@ class Notation:
     sep: str = " "
 
     def format(self, card: Card) -> str:
+        if card in JOKERS:
+            joker = f"X{card - JOKERS[0] + 1}"
+            return joker.lower() if self.lower_ranks else joker
         rank = RANKS[rank_of(card)]
         if rank == "T":
             rank = self.ten
@@ -189,8 +196,9 @@ def _plain_tokens() -> dict[str, tuple[Card, str, str, str]]:
     return tokens
 
 
-def _parse_tokens(text: str) -> Iterable[tuple[Card, str, str, str]]:
-    """Yield (card, token, rank symbol, suit symbol) for every card in ``text``."""
+def _parse_tokens(text: str, jokers: bool = False) -> Iterable[tuple[Card, str, str, str]]:
+    """Yield (card, token, rank symbol, suit symbol) for every card in ``text``; with
+    ``jokers``, ``X1`` and ``X2`` are the jokers (their symbols ``X`` and the digit)."""
     plain = _PLAIN_TOKENS
     for chunk in _SEPARATORS.split(text.replace("|", " ")):
         if not chunk:
@@ -200,6 +208,12 @@ def _parse_tokens(text: str) -> Iterable[tuple[Card, str, str, str]]:
             yield known
             continue
         for token, rank, suit in _tokens(chunk):
+            if jokers and rank.upper() == "X":
+                joker = _JOKER_OF_TOKEN.get(token.upper())
+                if joker is None:
+                    raise CardParseError(f"unknown joker {token!r} (the jokers are X1 and X2)")
+                yield joker, token, rank, suit
+                continue
             rank_index = _RANK_OF_CHAR.get(rank.upper())
             if rank_index is None:
                 raise CardParseError(f"unknown rank {rank!r} in card {token!r}")
@@ -212,23 +226,34 @@ def _parse_tokens(text: str) -> Iterable[tuple[Card, str, str, str]]:
 _PLAIN_TOKENS = _plain_tokens()
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
+def parse_cards(text: str, jokers: bool = False) -> tuple[Card, ...]:
     """The cards written in ``text``, in the order written.
 
     Ranks are ``A 2-9 T J Q K`` (ten also ``0`` or ``10``), suits ``c d h s``, either case.
-    Cards may be separated by spaces, commas, brackets, quotes, or nothing at all.
+    Cards may be separated by spaces, commas, brackets, quotes, or nothing at all.  With
+    ``jokers`` (a deck of 54), ``X1`` and ``X2`` are the two jokers, cards 52 and 53:
+
+    >>> parse_cards("Ah x2 X1", jokers=True)
+    (50, 53, 52)
+    >>> parse_cards("Ah X1")
+    Traceback (most recent call last):
+    ...
+    handsolver.models.cards.CardParseError: unknown rank 'X' in card 'X1'
 
     :raises CardParseError: naming the first token that is not a card.
     """
-    return tuple(card for card, _, _, _ in _parse_tokens(text))
+    return tuple(card for card, _, _, _ in _parse_tokens(text, jokers))
 
 
-def notation_of(text: str) -> Notation:
-    """The notation ``text`` uses: the first ten's symbol and the cases of the first cards."""
+def notation_of(text: str, jokers: bool = False) -> Notation:
+    """The notation ``text`` uses: the first ten's symbol and the cases of the first cards
+    (the jokers, read with ``jokers``, say nothing of it)."""
     ten: str | None = None
     upper_suits: bool | None = None
     lower_ranks: bool | None = None
-    for _, _, rank, suit in _parse_tokens(text):
+    for card, _, rank, suit in _parse_tokens(text, jokers):
+        if card in JOKERS:
+            continue
         if upper_suits is None:
             upper_suits = suit.isupper()
         if ten is None and rank.upper() in ("T", "0", "10"):
@@ -284,6 +309,7 @@ def parse_deal(
     *,
     hand_size: int | tuple[int, int] | None = None,
     min_hands: int = 1,
+    jokers: bool = False,
 ) -> Deal:
     """Parse one or more hands, from one string or from one string per argument.
 
@@ -301,6 +327,8 @@ def parse_deal(
     ...
     handsolver.models.cards.CardParseError: hand '3c 2s 4d' has 3 cards; this game needs 4
 
+    ``jokers`` reads the jokers too (see :func:`parse_cards`).
+
     :raises CardParseError: for a bad token, a repeated card, or a wrong hand size.
     """
     parts = [texts] if isinstance(texts, str) else list(texts)
@@ -311,7 +339,7 @@ def parse_deal(
     seen: dict[Card, int] = {}
     hands = []
     for number, hand_text in enumerate(hand_texts, start=1):
-        parsed = list(_parse_tokens(hand_text))
+        parsed = list(_parse_tokens(hand_text, jokers))
         hand = tuple(card for card, _, _, _ in parsed)
         if not low <= len(hand) <= high:
             need = str(low) if low == high else f"{low} to {high}"
@@ -327,4 +355,4 @@ def parse_deal(
         hands.append(hand)
     if len(hands) < min_hands:
         raise CardParseError(f"need at least {min_hands} hands, got {len(hands)}")
-    return Deal(tuple(hands), notation_of(" | ".join(hand_texts)))
+    return Deal(tuple(hands), notation_of(" | ".join(hand_texts), jokers))

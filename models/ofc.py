@@ -16,6 +16,10 @@ Rules (the defaults and their sources are in ``docs/ofc.md``):
   14.  A board in fantasyland stays there with three of a kind on top, a full house or better in
   the middle or four of a kind or better on the bottom (:data:`STAY_RULES`); staying deals 14.
   Classic fantasyland deals 13 cards, all set, whatever the top and when staying.
+- The joker deck (``OfcRules(jokers=2)``: 54 cards, the jokers 52 and 53): a joker stands for
+  the card its row does not hold that serves best (:func:`row_keys`: no five of a kind), and
+  the jokers of a board are chosen together, each row the strongest that keeps the order
+  (:func:`chosen_keys`); royalties, fantasyland and staying go by the hands they make.
 
 The game is an instance of the split-game engine with Chinese poker's row keys, parts in the
 order bottom, middle, top:
@@ -36,19 +40,21 @@ RowRoyalties(top=0, middle=0, bottom=6, total=6)
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
+from itertools import combinations
 from typing import NamedTuple
 
-from handsolver.models.cards import Card, InputError, parse_cards, rank_of
+from handsolver.models.cards import DECK, JOKERS, Card, InputError, card_name, parse_cards
 from handsolver.models.chinese import (
     BACK,
     FRONT,
     PART_SIZES,
     Royalties,
-    front_category,
     front_key,
+    front_order_table,
     order_key,
     parse_royalties,
     points_1_6,
@@ -56,7 +62,7 @@ from handsolver.models.chinese import (
     setting_of,
 )
 from handsolver.models.chinese import MIDDLE as CHINESE_MIDDLE
-from handsolver.models.poker import FULL_HOUSE, QUADS, category_index, poker_key
+from handsolver.models.poker import FULL_HOUSE, QUADS, category_index
 from handsolver.models.split import Setting, SplitGame
 
 BOTTOM, MIDDLE, TOP = BACK, CHINESE_MIDDLE, FRONT
@@ -109,7 +115,9 @@ def default_royalties() -> Royalties:
 
 @cache
 def ofc_game() -> SplitGame[int]:
-    """The rows, order rule and row points (no royalties) as a split game.
+    """The rows, order rule and row points (no royalties) as a split game, for the 52-card deck
+    (a board's jokers are chosen together, which a split game's rows cannot do: see
+    :func:`board_keys`).
 
     Row points are Chinese poker's 1-6: a row is worth 1 and winning all three 3 more.
     """
@@ -128,8 +136,9 @@ def board_of(top: Sequence[Card], middle: Sequence[Card], bottom: Sequence[Card]
     return setting_of(top, middle, bottom)
 
 
-def board_of_text(text: str) -> Setting:
-    """A complete board from ``TOP | MIDDLE | BOTTOM`` (3, 5 and 5 distinct cards).
+def board_of_text(text: str, jokers: bool = False) -> Setting:
+    """A complete board from ``TOP | MIDDLE | BOTTOM`` (3, 5 and 5 distinct cards; with
+    ``jokers``, ``X1`` and ``X2`` are the jokers).
 
     >>> board_of_text("Qc Qd | 9h 9c 9d 5c 2s | Ah Kh 8h 6h 3h")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -138,7 +147,7 @@ def board_of_text(text: str) -> Setting:
 
     :raises InputError: naming the board and what is wrong with it.
     """
-    rows = partial_board_of_text(text)
+    rows = partial_board_of_text(text, jokers)
     for name, size, cards in zip(("top", "middle", "bottom"), (3, 5, 5), rows, strict=True):
         if len(cards) != size:
             raise InputError(f"board {text.strip()!r}: {name} needs {size} cards, got {len(cards)}")
@@ -146,7 +155,7 @@ def board_of_text(text: str) -> Setting:
     return board_of(top, middle, bottom)
 
 
-def partial_board_of_text(text: str) -> tuple[tuple[Card, ...], ...]:
+def partial_board_of_text(text: str, jokers: bool = False) -> tuple[tuple[Card, ...], ...]:
     """The rows ``TOP | MIDDLE | BOTTOM`` of a board being built, top first; a row may be
     empty or short, never over its size, and no card may appear twice.
 
@@ -158,18 +167,115 @@ def partial_board_of_text(text: str) -> tuple[tuple[Card, ...], ...]:
     parts = text.split("|")
     if len(parts) != 3:
         raise InputError(f"board {text.strip()!r}: write three rows, TOP | MIDDLE | BOTTOM")
-    rows = tuple(parse_cards(part) if part.strip() else () for part in parts)
+    rows = tuple(parse_cards(part, jokers) if part.strip() else () for part in parts)
     for name, size, cards in zip(("top", "middle", "bottom"), (3, 5, 5), rows, strict=True):
         if len(cards) > size:
             raise InputError(f"board {text.strip()!r}: {name} holds {size} cards, got {len(cards)}")
     seen: set[Card] = set()
     for card in (card for row in rows for card in row):
         if card in seen:
-            from handsolver.models.cards import card_name
-
             raise InputError(f"board {text.strip()!r}: card {card_name(card)!r} is given twice")
         seen.add(card)
     return rows
+
+
+MAX_JOKERS = len(JOKERS)
+
+
+def ofc_deck(jokers: int = 0) -> tuple[Card, ...]:
+    """The cards dealt: the 52, and with ``jokers`` the first that many jokers (52, 53).
+
+    >>> len(ofc_deck()), ofc_deck(2)[-2:]
+    (52, (52, 53))
+    """
+    return DECK + JOKERS[:jokers]
+
+
+def row_keys(row: int, cards: Sequence[Card]) -> tuple[int, ...]:
+    """Every key a complete row can take, weakest first.  Without a joker that is its one key
+    (:func:`~handsolver.models.chinese.row_key`); a joker stands for any card that is not in
+    its row (two jokers for two different ones), so a row never holds a card twice and there
+    is no five of a kind, while a joker may be a card seen elsewhere.  (At most 26 cards need
+    trying a joker, :func:`_stand_ins`, not the 48 or more the row leaves.)
+
+    >>> from handsolver.models.chinese import front_key
+    >>> tops = row_keys(TOP, parse_cards("Qc Qd X1", jokers=True))
+    >>> tops[-1] == front_key(parse_cards("Qc Qd Qh")), len(tops)  # any rank for the joker
+    (True, 13)
+    >>> quads = parse_cards("Ac Ad Ah As X2", jokers=True)
+    >>> row_keys(BOTTOM, quads)[-1] == row_key(BOTTOM, parse_cards("Ac Ad Ah As Kc"))
+    True
+    """
+    real = tuple(sorted(card for card in cards if card not in JOKERS))
+    if len(real) == len(cards):
+        return (row_key(row, cards),)
+    return _joker_row_keys(row, real, len(cards) - len(real))
+
+
+@lru_cache(maxsize=1 << 16)
+def _joker_row_keys(row: int, real: tuple[Card, ...], jokers: int) -> tuple[int, ...]:
+    """The keys of the row with its jokers replaced by every card (pair of cards) of
+    :func:`_stand_ins`, each distinct key once."""
+    stand_ins = _stand_ins(real)
+    return tuple(sorted({row_key(row, real + extra) for extra in combinations(stand_ins, jokers)}))
+
+
+def _stand_ins(real: tuple[Card, ...]) -> list[Card]:
+    """Cards not in the row that give its jokers every key they may make: a key depends on the
+    ranks and on whether the row is a flush, so for each rank the card of the real cards' suit
+    (when they share one) and one other do, or two others (two jokers of a rank).
+
+    >>> len(_stand_ins(parse_cards("Ah Kh Qh"))), len(_stand_ins(parse_cards("Ah Kd Qh")))
+    (26, 26)
+    """
+    held = set(real)
+    suits = {card & 3 for card in real}
+    suited = suits.pop() if len(suits) == 1 else None
+    kept = []
+    for rank in range(13):
+        free = [rank * 4 + suit for suit in range(4) if rank * 4 + suit not in held]
+        if suited is not None and rank * 4 + suited in free:
+            others = [card for card in free if card & 3 != suited]
+            kept += [rank * 4 + suited, *others[:1]]
+        else:
+            kept += free[:2]
+    return kept
+
+
+def order_of_key(row: int, key: int) -> int:
+    """A row's order key (:func:`~handsolver.models.chinese.order_key`) from its row key: the
+    key itself for the middle and bottom, the top's place on the 5-card scale."""
+    return front_order_table()[key] if row == TOP else key
+
+
+def chosen_keys(options: Sequence[Sequence[int]]) -> tuple[int, int, int] | None:
+    """The keys a complete board's rows take, from each row's :func:`row_keys` (bottom,
+    middle, top), or None when the board is fouled.
+
+    The jokers of a board are chosen together: each row is the strongest it can be without
+    breaking the order, from the bottom up: the bottom its strongest key, the middle its
+    strongest not above the bottom, the top its strongest not above the middle.  The board is
+    fouled only when no choice keeps the order.  No other choice that keeps it has a stronger
+    row (a weaker bottom only lowers the middle's ceiling, a weaker middle the top's), so this
+    one is the best for every row at once.  With one key a row (no jokers) it is the order rule
+    of :func:`order_fouls`.
+
+    >>> chosen_keys([(10,), (4, 8, 12), (0, 5)]) == (10, 8, 5)  # the middle held to the bottom
+    True
+    >>> chosen_keys([(10,), (11, 12), (0,)]) is None
+    True
+    """
+    bottom_keys, middle_keys, top_keys = options
+    bottom = bottom_keys[-1]
+    at = bisect_right(middle_keys, bottom)
+    if not at:
+        return None
+    middle = middle_keys[at - 1]
+    # The top's order keys rise with its keys (front_order_table is monotone).
+    at = bisect_right(top_keys, middle, key=front_order_table().__getitem__)
+    if not at:
+        return None
+    return bottom, middle, top_keys[at - 1]
 
 
 class RowRoyalties(NamedTuple):
@@ -194,8 +300,9 @@ def order_fouls(order_keys: Sequence[int]) -> bool:
 
 
 def is_foul(board: Setting) -> bool:
-    """Whether a complete board breaks the order rule (bottom >= middle >= top)."""
-    return order_fouls([order_key(row, part) for row, part in enumerate(board)])
+    """Whether a complete board breaks the order rule (bottom >= middle >= top) however its
+    jokers are chosen (:func:`chosen_keys`)."""
+    return chosen_keys([row_keys(row, part) for row, part in enumerate(board)]) is None
 
 
 def earns_fantasy_key(top_key: int, fouled: bool) -> bool:
@@ -224,20 +331,31 @@ def keys_of_rows(
     return BoardKeys(fouled, rows, royalty, earns_fantasy_key(rows[TOP], fouled))
 
 
+def keys_of_options(options: Sequence[Sequence[int]], royalties: Royalties) -> BoardKeys:
+    """A complete board's :class:`BoardKeys` from each row's :func:`row_keys`, its jokers
+    chosen by :func:`chosen_keys` (a fouled board keeps each row's strongest key)."""
+    chosen = chosen_keys(options)
+    if chosen is None:
+        return BoardKeys(True, (options[0][-1], options[1][-1], options[2][-1]), 0, False)
+    bottom, middle, top = chosen
+    paid = royalties.back[bottom] + royalties.middle[middle] + royalties.front[top]
+    return BoardKeys(False, chosen, paid, earns_fantasy_key(top, False))
+
+
 def board_keys(board: Setting, royalties: Royalties) -> BoardKeys:
     """A complete board's :class:`BoardKeys` under a royalty table."""
-    rows = tuple(row_key(row, part) for row, part in enumerate(board))
-    orders = [order_key(row, part) for row, part in enumerate(board)]
-    paid = [royalties.of_row(row, part) for row, part in enumerate(board)]
-    return keys_of_rows((rows[0], rows[1], rows[2]), orders, paid)
+    return keys_of_options([row_keys(row, part) for row, part in enumerate(board)], royalties)
 
 
 def row_royalties(board: Setting, royalties: Royalties) -> RowRoyalties:
-    """The royalties a complete board earns, row by row; a fouled board earns none."""
-    if is_foul(board):
+    """The royalties a complete board earns, row by row (the rows as its jokers are chosen);
+    a fouled board earns none."""
+    keys = board_keys(board, royalties)
+    if keys.fouled:
         return RowRoyalties(0, 0, 0, 0)
-    bottom, middle, top = (royalties.of_row(row, part) for row, part in enumerate(board))
-    return RowRoyalties(top, middle, bottom, top + middle + bottom)
+    bottom, middle, top = keys.rows
+    paid = (royalties.front[top], royalties.middle[middle], royalties.back[bottom])
+    return RowRoyalties(*paid, sum(paid))
 
 
 def score_keys(mine: BoardKeys, theirs: BoardKeys) -> int:
@@ -373,14 +491,19 @@ VARIANTS: dict[str, Streets] = {"pineapple": PINEAPPLE, "classic": CLASSIC}
 fantasyland rule; ``classic``: 5 cards, then eight streets of 1, fantasyland 13 cards."""
 
 
+_TOP_CATEGORY = 13**3  # a front key is its category times this plus its ranks, base 13
+
+
 @dataclass(frozen=True)
 class OfcRules:
-    """One table's rules: royalties, how fantasyland is entered and how it is kept."""
+    """One table's rules: royalties, how fantasyland is entered and how it is kept, and the
+    jokers in the deck (0, or up to 2: the 54-card deck, :func:`row_keys`)."""
 
     royalties: Royalties = field(default_factory=default_royalties)
     fantasy: str = "progressive"
     stay: str = "standard"
     variant: str = "pineapple"
+    jokers: int = 0
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
@@ -391,6 +514,8 @@ class OfcRules:
             )
         if self.stay not in STAY_RULES:
             raise InputError(f"unknown stay rule {self.stay!r}; use {' or '.join(STAY_RULES)}")
+        if not 0 <= self.jokers <= MAX_JOKERS:
+            raise InputError(f"a deck holds 0 to {MAX_JOKERS} jokers, got {self.jokers}")
 
     @property
     def stay_rule(self) -> StayRule:
@@ -419,8 +544,22 @@ class OfcRules:
         fixed = self.streets.fantasy_cards
         return REFANTASY_CARDS if fixed is None else fixed
 
+    def deck(self) -> tuple[Card, ...]:
+        """The cards dealt at this table (:func:`ofc_deck`)."""
+        return ofc_deck(self.jokers)
+
+    def check_cards(self, cards: Sequence[Card]) -> None:
+        """Refuse a card the deck does not hold: a joker when it has none.
+
+        :raises InputError: naming the card.
+        """
+        for card in cards:
+            if card not in self.deck:
+                raise InputError(f"card {card_name(card)!r} is a joker: the deck has none")
+
     def fantasy_cards(self, board: Setting) -> int | None:
-        """The cards a complete board's owner is dealt in fantasyland next, or None.
+        """The cards a complete board's owner is dealt in fantasyland next, or None; the top's
+        hand is the one its jokers make (:func:`chosen_keys`).
 
         >>> rules = OfcRules()
         >>> [rules.fantasy_cards(board_of_text(top + " | 9c 9d 9h 3c 3d | 4s 5s 6s 7s 8s"))
@@ -432,30 +571,35 @@ class OfcRules:
         >>> OfcRules(variant="classic").fantasy_cards(board_of_text(
         ...     "2c 2d 2h | Ac Ad Ah 3c 3d | 4s 5s 6s 7s 8s"))
         13
+        >>> rules.fantasy_cards(board_of_text("Ks X1 2h | 9c 9d 9h 3c 3d | 4s 5s 6s 7s 8s", True))
+        15
         """
-        top = board[TOP]
-        if not earns_fantasy_key(front_key(top), is_foul(board)):
+        keys = board_keys(board, self.royalties)
+        if not keys.fantasy:
             return None
         if self.streets.fantasy_cards is not None:
             return self.streets.fantasy_cards
-        category = front_category(top)
-        pair = sorted((rank_of(card) for card in top), reverse=True)[1]  # in any pair
+        top = keys.rows[TOP]
         if self.fantasy == "flat":
             return REFANTASY_CARDS
-        if category == 2:
+        if top // _TOP_CATEGORY == 2:
             return MAX_FANTASY_CARDS
+        pair = top % _TOP_CATEGORY // 169  # a pair's rank counts first
         return {_QUEEN: 14, _KING: 15, _ACE: 16}[pair]
 
-    def row_stays(self, row: int, cards: Sequence[Card]) -> bool:
-        """Whether this row alone would keep a board (that is not fouled) in fantasyland."""
+    def key_stays(self, row: int, key: int) -> bool:
+        """Whether this row, of this key, alone would keep a board (that is not fouled) in
+        fantasyland."""
         rule = self.stay_rule
         if row == TOP:
-            return rule.top is not None and front_category(cards) >= rule.top
+            return rule.top is not None and key // _TOP_CATEGORY >= rule.top
         least = rule.middle if row == MIDDLE else rule.bottom
-        return least is not None and category_index(poker_key(cards)) >= least
+        return least is not None and category_index(key) >= least
 
     def stays(self, board: Setting) -> bool:
-        """Whether a complete board set in fantasyland keeps its owner there."""
-        if is_foul(board):
+        """Whether a complete board set in fantasyland keeps its owner there (its rows as
+        its jokers are chosen)."""
+        keys = board_keys(board, self.royalties)
+        if keys.fouled:
             return False
-        return any(self.row_stays(row, part) for row, part in enumerate(board))
+        return any(self.key_stays(row, key) for row, key in enumerate(keys.rows))

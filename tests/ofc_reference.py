@@ -7,8 +7,9 @@ written from the rules' text, and boards are (top, middle, bottom) tuples of car
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from itertools import combinations
+from collections.abc import Callable, Sequence
+from itertools import combinations, product
+from typing import Any
 
 Board = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # top, middle, bottom
 
@@ -159,3 +160,48 @@ def every_board(cards: Sequence[int]) -> list[Board]:
                 top = tuple(c for c in rest if c not in middle)
                 boards.append((top, middle, bottom))
     return boards
+
+
+JOKERS = (52, 53)
+
+
+def substitutions(cards: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every row of real cards the jokers of ``cards`` may make: each joker replaced by any of
+    the 52 cards not in the row, two jokers by two different ones."""
+    real = tuple(card for card in cards if card not in JOKERS)
+    count = len(cards) - len(real)
+    rows = []
+    for extra in product(range(52), repeat=count):
+        if len(set(extra)) == count and not set(extra) & set(real):
+            rows.append(real + extra)
+    return rows
+
+
+def _distinct_values(cards: Sequence[int], value: Callable[..., Any]) -> list[tuple[int, ...]]:
+    """One row of real cards for each distinct value the jokers may give the row."""
+    found: dict[Any, tuple[int, ...]] = {}
+    for row in substitutions(cards):
+        found.setdefault(value(row), row)
+    return list(found.values())
+
+
+def resolved(board: Board) -> tuple[Board, bool]:
+    """The board of real cards a board's jokers make, and whether it is fouled: of every choice
+    that keeps the order, the strongest (which must be at least every other row by row);
+    fouled when there is none (any choice is returned)."""
+    top, middle, bottom = board
+    tops = _distinct_values(top, top_value)
+    middles = _distinct_values(middle, five_value)
+    bottoms = _distinct_values(bottom, five_value)
+    legal = [(t, m, b) for t in tops for m in middles for b in bottoms if not is_fouled((t, m, b))]
+    if not legal:
+        return (tops[0], middles[0], bottoms[0]), True
+
+    def values(choice: Board) -> tuple[Any, ...]:
+        t, m, b = choice
+        return five_value(b), five_value(m), top_value(t)
+
+    best = max(legal, key=values)
+    for other in legal:
+        assert all(x >= y for x, y in zip(values(best), values(other), strict=True))
+    return best, False

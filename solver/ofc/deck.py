@@ -9,7 +9,9 @@ unseen cards than that cannot be played out.
 
 from __future__ import annotations
 
-from handsolver.models.cards import InputError
+from collections.abc import Sequence
+
+from handsolver.models.cards import DECK, Card, InputError
 from handsolver.models.ofc import PINEAPPLE, Streets
 from handsolver.solver.ofc.play import Board, Position
 
@@ -34,14 +36,15 @@ def cards_to_come(position: Position) -> int:
     return mine + sum(cards_to_deal(board, streets) for board in position.opponents)
 
 
-def check_enough_unseen(position: Position) -> None:
-    """Refuse a position whose unseen cards cannot deal the streets to come.
+def check_enough_unseen(position: Position, deck: Sequence[Card] = DECK) -> None:
+    """Refuse a position whose unseen cards of ``deck`` cannot deal the streets to come.
 
     :raises InputError: saying how many cards are unseen and how many are to come.
     """
-    unseen, wanted = len(position.unseen()), cards_to_come(position)
+    unseen, wanted = len(position.unseen(deck)), cards_to_come(position)
     if unseen < wanted:
         raise InputError(
-            f"only {unseen} cards are unseen (52 less the boards, the hand and the dead cards) "
+            f"only {unseen} cards are unseen ({len(deck)} less the boards, the hand and the dead "
+            "cards) "
             f"and the streets to come deal {wanted}: too many dead cards"
         )

@@ -45,8 +45,8 @@ from functools import cache
 from itertools import combinations
 from typing import NamedTuple
 
-from handsolver.models.cards import Card, InputError, card_name
-from handsolver.models.chinese import front_key, front_order_table
+from handsolver.models.cards import JOKERS, Card, InputError, card_name
+from handsolver.models.chinese import NUM_FRONT_KEYS, front_key, front_order_table
 from handsolver.models.ofc import (
     BOTTOM,
     MAX_FANTASY_CARDS,
@@ -55,7 +55,9 @@ from handsolver.models.ofc import (
     TOP,
     OfcRules,
     RowRoyalties,
+    board_keys,
     is_foul,
+    row_keys,
     row_royalties,
 )
 from handsolver.models.poker import NUM_KEYS, category_index, poker_key
@@ -126,7 +128,7 @@ def check_fantasy_hand(cards: Sequence[Card], rules: OfcRules | None = None) -> 
     fixed = streets.fantasy_cards
     if fixed is not None and len(cards) != fixed:
         raise InputError(
-            f"--variant {streets.name}: a fantasyland hand has {fixed} cards, got {len(cards)}"
+            f"in {streets.name} open-face, a fantasyland hand has {fixed} cards, got {len(cards)}"
         )
     if not MIN_FANTASY_CARDS <= len(cards) <= MAX_FANTASY_CARDS:
         raise InputError(
@@ -172,12 +174,24 @@ class _Tables(NamedTuple):
     beats_m: list[int]
     loses_b: list[int]
     loses_m: list[int]
-    threes: list[tuple[int, bool, int, int, int, int, int]]
+    threes: list[tuple[int, bool, int, int, int, int, int, tuple[int, ...] | None]]
+    """Each top: (value, stays, key, order key, mask, boards beaten, boards lost to, keys);
+    a top with a joker at its best over the keys it may take (listed), its least order key."""
+    top_bounds: list[tuple[int, int, bool]]
+    """(order key, value, stays) of every key of every top, for the bounds."""
     middles: list[tuple[int, int, int, bool, int]]
-    suffix_plain: list[int]
-    suffix_stays: list[bool]
-    suffix_pair: list[int]
-    suffix_pair_stays: list[bool]
+    jokers5: dict[int, tuple[int, ...]]
+    """The keys each 5-card subset with a joker may take (:func:`~handsolver.models.ofc.row_keys`),
+    by subset; ``keys5`` holds its strongest."""
+    middle_of_key: _RowValues
+    top_of_key: _RowValues
+    joker_shift: int
+    """A subset's mask shifted by this is its jokers (its class): the hand's jokers come last."""
+    suffix_plain: list[list[int]]
+    suffix_stays: list[list[bool]]
+    suffix_pair: list[list[int]]
+    suffix_pair_stays: list[list[bool]]
+    """By class of middle (the jokers it holds), from each place on."""
     starts: list[int]
 
 
@@ -209,6 +223,7 @@ def solve_fantasyland(
         raise InputError(f"the node budget must be 1 or more, got {node_budget}")
     budget = math.inf if node_budget is None else node_budget
     hand = check_fantasy_hand(cards, rules)
+    rules.check_cards(hand)
     opponents = objective.opponents
     check_opponents(hand, opponents, apart=not objective.mean)
     live = tuple(board for board in opponents if not is_foul(board))
@@ -228,28 +243,37 @@ def solve_fantasyland(
     )
     middles, starts = tables.middles, tables.starts
     suffix_plain, suffix_stays = tables.suffix_plain, tables.suffix_stays
+    suffix_pair, suffix_pair_stays = tables.suffix_pair, tables.suffix_pair_stays
+    jokers5, middle_of_key, top_of_key = tables.jokers5, tables.middle_of_key, tables.top_of_key
+    shift = tables.joker_shift
+    classes = range(len(suffix_plain))
+    # The classes of middle (the jokers it holds) that a row holding these jokers leaves.
+    apart = [[c for c in classes if not c & used] for used in classes]
     n = len(hand)
     index_of_mask = _index_of_mask(n)
     bits = [1 << i for i in range(n)]
     count = len(middles)
+    order_of = front_order_table().__getitem__
     # Tops by value with the stay value (the order the search breaks on), the stronger first.
     threes = sorted(
         (
-            (plain + stay * stays, plain, stays, key, order, mask, beat, lose)
-            for plain, stays, key, order, mask, beat, lose in tables.threes
+            (plain + stay * stays, plain, stays, key, order, mask, beat, lose, keys)
+            for plain, stays, key, order, mask, beat, lose, keys in tables.threes
         ),
         key=lambda t: (-t[0], -t[3], t[5]),
     )
     # A scoop is worth 3 more a live opponent; bounds count it won against every board the
     # bottom (and then the top) beats.
     scoop = 3 * objective.stay_value.denominator
-    bounds = [
-        plain_b[b]
-        + tables.suffix_pair[start]
-        + scoop * beats_b[b].bit_count()
-        + stay * (staying_b[b] or tables.suffix_pair_stays[start])
-        for b, start in enumerate(starts)
-    ]
+    bounds = []
+    for b, start in enumerate(starts):
+        fit = apart[masks5[b] >> shift]
+        bounds.append(
+            plain_b[b]
+            + max(suffix_pair[c][start] for c in fit)
+            + scoop * beats_b[b].bit_count()
+            + stay * (staying_b[b] or any(suffix_pair_stays[c][start] for c in fit))
+        )
     # By bound, then the stronger bottom; masks make the order total.
     bottoms = sorted(zip(bounds, keys5, masks5, range(len(keys5)), strict=True), reverse=True)
 
@@ -279,21 +303,26 @@ def solve_fantasyland(
             start += 1
         if start == count:
             continue
-        bottom_part = value_b + suffix_plain[start]
+        class_b = mask_b >> shift
+        fit = apart[class_b]
+        bottom_part = value_b + max(suffix_plain[c][start] for c in fit)
         scoop_b = scoop * beat_b.bit_count()
-        stay_below = stays_b or suffix_stays[start]
-        for t, (value_t, plain_t, stays_t, _, order_t, mask_t, beat_t, lose_t) in enumerate(threes):
+        stay_below = stays_b or any(suffix_stays[c][start] for c in fit)
+        for t, entry_t in enumerate(threes):
+            value_t, plain_t, stays_t, _, order_t, mask_t, beat_t, lose_t, keys_t = entry_t
             if bottom_part + scoop_b + value_t + stay * stay_below <= threshold or not proven:
                 break
             if mask_t & mask_b or order_t > key_b:
                 continue
             staying = stays_b or stays_t
             beat_bt = beat_b & beat_t
+            fit_bt = apart[class_b | mask_t >> shift]
             if (
-                bottom_part
+                value_b
+                + max(suffix_plain[c][start] for c in fit_bt)
                 + scoop * beat_bt.bit_count()
                 + plain_t
-                + stay * (staying or suffix_stays[start])
+                + stay * (staying or any(suffix_stays[c][start] for c in fit_bt))
                 <= threshold
             ):
                 continue
@@ -304,17 +333,35 @@ def solve_fantasyland(
             for chosen in combinations(left, 5):
                 m = index_of_mask[sum(chosen)]
                 key_m = keys5[m]
-                if key_m > key_b or key_m < order_t:
+                plain, stays_m, beat_m, lose_m = plain_m[m], staying_m[m], beats_m[m], loses_m[m]
+                if key_m > key_b:
+                    # A middle with a joker is the strongest it may be under the bottom.
+                    options = jokers5.get(m)
+                    if options is None:
+                        continue
+                    at = bisect_right(options, key_b)
+                    if not at:
+                        continue
+                    key_m = options[at - 1]
+                    plain, stays_m, beat_m, lose_m = middle_of_key(key_m)
+                if key_m < order_t:
                     continue
                 if leaves == budget:  # a setting left to evaluate: the search is cut short
                     proven = False
                     break
                 leaves += 1
-                value = value_b + plain_t + plain_m[m] + stay * (staying or staying_m[m])
-                if beat_bt or lose_bt:
-                    value += scoop * (
-                        (beat_bt & beats_m[m]).bit_count() - (lose_bt & loses_m[m]).bit_count()
-                    )
+                if keys_t is None:
+                    value = value_b + plain_t + plain + stay * (staying or stays_m)
+                    won, lost = beat_bt, lose_bt
+                else:
+                    # A top with a joker is the strongest it may be under the middle.
+                    key_t = keys_t[bisect_right(keys_t, key_m, key=order_of) - 1]
+                    top_plain, top_stays, top_beat, top_lose = top_of_key(key_t)
+                    value = value_b + top_plain + plain
+                    value += stay * (stays_b or top_stays or stays_m)
+                    won, lost = beat_b & top_beat, lose_b & top_lose
+                if won or lost:
+                    value += scoop * ((won & beat_m).bit_count() - (lost & lose_m).bit_count())
                 if value <= threshold:
                     continue
                 seen += 1
@@ -354,6 +401,38 @@ def _tables(
     return tables
 
 
+class _RowValues:
+    """A row's value (scaled, without the stay value), whether it stays, and the live boards
+    it beats and loses to, by its key: for the keys a row's jokers may give it."""
+
+    def __init__(
+        self,
+        row: int,
+        table: Sequence[int],
+        stays: Sequence[bool],
+        beats: _BoardsBeaten | None,
+        scales: tuple[int, int, int],
+    ) -> None:
+        self.row, self.table, self.stays, self.beats = row, table, stays, beats
+        self.per_royalty, self.per_row, self.constant_rows = scales
+        self.found: dict[int, tuple[int, bool, int, int]] = {}
+
+    def __call__(self, key: int) -> tuple[int, bool, int, int]:
+        found = self.found.get(key)
+        if found is None:
+            beat = lose = 0
+            if self.beats is not None:
+                (beat,), (lose,) = self.beats.row(self.row, [key])
+            plain = (
+                self.per_royalty * self.table[key]
+                + self.per_row * (beat.bit_count() - lose.bit_count())
+                + self.constant_rows
+            )
+            found = (plain, self.stays[key], beat, lose)
+            self.found[key] = found
+        return found
+
+
 def _new_tables(
     hand: tuple[Card, ...],
     rules: OfcRules,
@@ -366,17 +445,37 @@ def _new_tables(
     A row's value is its royalty (paid by every opponent) and the rows it wins (one against
     each fouled board, and its wins less its losses against the live ones), without the stay
     value, which the search adds once.
+
+    A row with a joker is keyed at its strongest (a bottom always is that), and also:
+
+    - a top is listed at its best value over the keys it may take and its least order key;
+      the search takes the key its jokers make under the middle (the strongest that fits);
+    - a middle is listed once more for each category it may be, at its weakest key there with
+      its best value there, reaching as high as its strongest key there, so that the bounds
+      over the middles that fit under a bottom count it whatever its jokers make of it there;
+    - the bounds over the middles are kept apart by the jokers a middle holds (its class), so
+      that a bottom or top holding a joker is bounded by middles without it.
     """
     n = len(hand)
     weight = max(1, len(opponents))
     per_royalty, per_row = scale * weight, scale
     constant_rows = scale * (len(opponents) - len(live))
     royalties, rule = rules.royalties, rules.stay_rule
-    beats = _BoardsBeaten(live)
+    beats = _BoardsBeaten(live, rules)
+    scales = (per_royalty, per_row, constant_rows)
 
     # Five-card subsets, in one order: key, mask, value as bottom and as middle, whether it
     # stays as bottom and as middle, the live boards it beats and loses to as each.
-    keys5 = list(map(poker_key, combinations(hand, 5)))
+    held = sum(card in JOKERS for card in hand)  # sorted: the hand's jokers come last
+    joker_shift = n - held
+    jokers5: dict[int, tuple[int, ...]] = {}
+    keys5 = []
+    for i, five in enumerate(combinations(hand, 5)):
+        if five[-1] in JOKERS:
+            jokers5[i] = row_keys(MIDDLE, five)
+            keys5.append(jokers5[i][-1])
+        else:
+            keys5.append(poker_key(five))
     masks5 = _subset_masks(n, 5)
     back, middle = royalties.back, royalties.middle
     plain_b = [per_royalty * back[k] + constant_rows for k in keys5]
@@ -397,27 +496,42 @@ def _new_tables(
     middle_stays = _stays_by_key(rule.middle)
     staying_b = [bottom_stays[k] for k in keys5]
     staying_m = [middle_stays[k] for k in keys5]
+    boards = beats if live else None
+    middle_of_key = _RowValues(MIDDLE, middle, middle_stays, boards, scales)
+    top_stays_by_key = [
+        rule.top is not None and key // _TOP_CATEGORY >= rule.top for key in range(NUM_FRONT_KEYS)
+    ]
+    top_of_key = _RowValues(TOP, royalties.front, top_stays_by_key, boards, scales)
 
     order_table = front_order_table()
     front_of_ranks = _front_keys_by_ranks()
     threes_masks = _subset_masks(n, 3)
-    top_keys = [
-        front_of_ranks[(c1 >> 2) * 169 + (c2 >> 2) * 13 + (c3 >> 2)]
-        for c1, c2, c3 in combinations(hand, 3)
-    ]
-    beats_t, loses_t = beats.row(TOP, top_keys) if live else ([0] * len(top_keys),) * 2
     threes = []
-    for key, mask, beat, lose in zip(top_keys, threes_masks, beats_t, loses_t, strict=True):
-        stays_t = rule.top is not None and key // _TOP_CATEGORY >= rule.top
-        plain_t = (
-            per_royalty * royalties.front[key]
-            + per_row * (beat.bit_count() - lose.bit_count())
-            + constant_rows
-        )
-        threes.append((plain_t, stays_t, key, order_table[key], mask, beat, lose))
+    top_bounds: list[tuple[int, int, bool]] = []  # (order key, value, stays) of every key
+    for cards, mask in zip(combinations(hand, 3), threes_masks, strict=True):
+        if cards[-1] in JOKERS:
+            options = row_keys(TOP, cards)
+            values = [top_of_key(key) for key in options]
+            beat = 0
+            for _, _, beaten, _ in values:
+                beat |= beaten
+            plain_t = max(value[0] for value in values)
+            stays_t = any(value[1] for value in values)
+            key, lose, keys = options[-1], 0, options
+            top_bounds.extend(
+                (order_table[k], v[0], v[1]) for k, v in zip(options, values, strict=True)
+            )
+        else:
+            c1, c2, c3 = cards
+            key = front_of_ranks[(c1 >> 2) * 169 + (c2 >> 2) * 13 + (c3 >> 2)]
+            plain_t, stays_t, beat, lose = top_of_key(key)
+            keys = None
+            top_bounds.append((order_table[key], plain_t, stays_t))
+        order = order_table[key if keys is None else keys[0]]
+        threes.append((plain_t, stays_t, key, order, mask, beat, lose, keys))
     # The best top (without the stay value) that fits under each middle key, and whether one
     # that stays does: tops by order key, running maxima.
-    by_order = sorted((t[3], t[0], t[1]) for t in threes)
+    by_order = sorted(top_bounds)
     order_keys = [entry[0] for entry in by_order]
     top_best: list[int] = []
     top_stays: list[bool] = []
@@ -425,36 +539,54 @@ def _new_tables(
         top_best.append(max(top_best[-1], plain) if top_best else plain)
         top_stays.append((top_stays[-1] if top_stays else False) or stays)
 
-    # Middles from the strongest key down.  From each place on: the best middle value and the
-    # best middle and top value together (without the stay value), and whether any stays.  The
-    # middles that fit under a bottom are a suffix, and a scan stops where the suffix cannot
-    # beat the k-th best.
-    middles = sorted(
-        zip(keys5, masks5, plain_m, staying_m, range(len(keys5)), strict=True), reverse=True
-    )
+    # Middles from the strongest key down, each with the key its top may reach.  From each
+    # place on, by class: the best middle value and the best middle and top value together
+    # (without the stay value), and whether any stays.  The middles that fit under a bottom
+    # are a suffix, and a scan stops where the suffix cannot beat the k-th best.
+    entries = [
+        (key, mask, plain, stays, i, key)
+        for i, (key, mask, plain, stays) in enumerate(
+            zip(keys5, masks5, plain_m, staying_m, strict=True)
+        )
+    ]
+    for i, options in jokers5.items():
+        by_category: dict[int, list[int]] = {}
+        for key in options:
+            by_category.setdefault(category_index(key), []).append(key)
+        for keys in by_category.values():
+            values = [middle_of_key(key) for key in keys]
+            best_plain = max(value[0] for value in values)
+            any_stays = any(value[1] for value in values)
+            entries.append((keys[0], masks5[i], best_plain, any_stays, i, keys[-1]))
+    entries.sort(reverse=True)
+    middles = [entry[:5] for entry in entries]
     count = len(middles)
     first_at: dict[int, int] = {}
     for i, entry in enumerate(middles):
         first_at.setdefault(entry[0], i)
-    suffix_plain = [0] * count
-    suffix_stays = [False] * count
-    suffix_pair = [0] * count
-    suffix_pair_stays = [False] * count
-    best, stays_any, best_pair, pair_stays = _NONE, False, _NONE, False
-    fits, tops_count = -1, len(order_keys)  # the last top not above the middle's key
+    classes = 1 << held
+    suffix_plain = [[_NONE] * count for _ in range(classes)]
+    suffix_stays = [[False] * count for _ in range(classes)]
+    suffix_pair = [[_NONE] * count for _ in range(classes)]
+    suffix_pair_stays = [[False] * count for _ in range(classes)]
+    best = [_NONE] * classes
+    stays_any = [False] * classes
+    best_pair = [_NONE] * classes
+    pair_stays = [False] * classes
     for i in range(count - 1, -1, -1):  # keys rising
-        key, _, plain, stays, _ = middles[i]
-        if plain > best:
-            best = plain
-        stays_any = stays_any or stays
-        while fits + 1 < tops_count and order_keys[fits + 1] <= key:
-            fits += 1
+        _, mask, plain, stays, _, reach = entries[i]
+        c = mask >> joker_shift
+        if plain > best[c]:
+            best[c] = plain
+        stays_any[c] = stays_any[c] or stays
+        fits = bisect_right(order_keys, reach) - 1  # the last top not above the middle's reach
         if fits >= 0:
-            if plain + top_best[fits] > best_pair:
-                best_pair = plain + top_best[fits]
-            pair_stays = pair_stays or stays or top_stays[fits]
-        suffix_plain[i], suffix_stays[i] = best, stays_any
-        suffix_pair[i], suffix_pair_stays[i] = best_pair, pair_stays
+            if plain + top_best[fits] > best_pair[c]:
+                best_pair[c] = plain + top_best[fits]
+            pair_stays[c] = pair_stays[c] or stays or top_stays[fits]
+        for c in range(classes):
+            suffix_plain[c][i], suffix_stays[c][i] = best[c], stays_any[c]
+            suffix_pair[c][i], suffix_pair_stays[c][i] = best_pair[c], pair_stays[c]
     return _Tables(
         keys5=keys5,
         masks5=masks5,
@@ -467,7 +599,12 @@ def _new_tables(
         loses_b=loses_b,
         loses_m=loses_m,
         threes=threes,
+        top_bounds=top_bounds,
         middles=middles,
+        jokers5=jokers5,
+        middle_of_key=middle_of_key,
+        top_of_key=top_of_key,
+        joker_shift=joker_shift,
         suffix_plain=suffix_plain,
         suffix_stays=suffix_stays,
         suffix_pair=suffix_pair,
@@ -480,14 +617,12 @@ class _BoardsBeaten:
     """Which live boards a row beats and loses to, as bitmasks over the boards (bit ``j`` for
     board ``j``): the boards sorted by that row's key, with the union of the first ``i``."""
 
-    def __init__(self, live: Sequence[Setting]) -> None:
+    def __init__(self, live: Sequence[Setting], rules: OfcRules) -> None:
         self.rows: list[tuple[list[int], list[int], int]] = []
         everyone = (1 << len(live)) - 1
+        keys = [board_keys(board, rules.royalties).rows for board in live]  # jokers chosen
         for row in range(3):
-            keyed = sorted(
-                ((front_key(board[row]) if row == TOP else poker_key(board[row])), j)
-                for j, board in enumerate(live)
-            )
+            keyed = sorted((board[row], j) for j, board in enumerate(keys))
             union = [0]
             for _, j in keyed:
                 union.append(union[-1] | 1 << j)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from handsolver.models.cards import Card
+from handsolver.models.cards import DECK, Card
 from handsolver.models.ofc import PINEAPPLE, BoardKeys, OfcRules, Streets
 from handsolver.solver.ofc.match_players import Player
 from handsolver.solver.ofc.play import Board, Position, Scorer, after
@@ -71,16 +71,21 @@ class DealResult:
 
 
 def dealt_streets(
-    seed: int, deal: int, seats: int, streets: Streets = PINEAPPLE
+    seed: int,
+    deal: int,
+    seats: int,
+    streets: Streets = PINEAPPLE,
+    cards: Sequence[Card] = DECK,
 ) -> list[list[tuple[Card, ...]]]:
-    """Each seat's cards street by street for one deal (see the module); Pineapple's deals are
-    the same whatever the variant's name says, and classic's are dealt from the same deck.
+    """Each seat's cards street by street for one deal (see the module), from ``cards`` (the
+    table's deck, :attr:`~handsolver.models.ofc.OfcRules.deck`); Pineapple's deals are the same
+    whatever the variant's name says, and classic's are dealt from the same deck.
 
     >>> from handsolver.models.ofc import CLASSIC
     >>> [len(cards) for cards in dealt_streets(0, 0, 2, CLASSIC)[1]]
     [5, 1, 1, 1, 1, 1, 1, 1, 1]
     """
-    deck = list(range(52))
+    deck = list(cards)
     random.Random(f"ofc-match-{seed}-{deal}").shuffle(deck)
     dealt: list[list[tuple[Card, ...]]] = [[] for _ in range(seats)]
     at = 0
@@ -119,7 +124,7 @@ def play_block(
     streets = rules.streets
     games: list[tuple[int, _Game]] = []
     for deal in range(first, first + count):
-        cards = dealt_streets(seed, deal, seats, streets)
+        cards = dealt_streets(seed, deal, seats, streets, rules.deck)
         for seating in rotations(seats):
             empty: Board = ((), (), ())
             games.append(

@@ -154,11 +154,11 @@ def reply_action(position: Position, text: str) -> Reply:
             cards = reply.get(name, [])
             if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
                 raise ValueError
-            rows.append(frozenset(parse_cards(" ".join(cards))) if cards else frozenset())
+            rows.append(frozenset(parse_cards(" ".join(cards), True)) if cards else frozenset())
         discard = reply.get("discard")
         if discard is not None and not isinstance(discard, str):
             raise ValueError
-        dropped = None if discard is None else parse_cards(discard)
+        dropped = None if discard is None else parse_cards(discard, True)
         if dropped is not None and len(dropped) != 1:
             raise ValueError
     except (ValueError, InputError):

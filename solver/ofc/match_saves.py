@@ -46,7 +46,7 @@ MAX_LINE_BYTES = 20_000 * BLOCK
 
 def match_key(players: Sequence[Player], deals: int, seed: int, rules: OfcRules) -> dict[str, Any]:
     """What a checkpoint must match: the players in seat order, the deals, the seed, the
-    royalty table, the variant, the block size and the program's version."""
+    royalty table, the variant, the jokers, the block size and the program's version."""
     table = rules.royalties
     return {
         "run": "ofc match",
@@ -56,6 +56,7 @@ def match_key(players: Sequence[Player], deals: int, seed: int, rules: OfcRules)
         "seed": seed,
         "variant": rules.variant,
         "royalties": part_checksum({"royalties": 1}, [table.back, table.middle, table.front]),
+        "jokers": rules.jokers,
         "block": BLOCK,
     }
 
@@ -126,7 +127,7 @@ def _replayed(
     try:
         for offset, saved in enumerate(games):
             deal = first + offset
-            cards = dealt_streets(seed, deal, players, scorer.rules.streets)
+            cards = dealt_streets(seed, deal, players, scorer.rules.streets, scorer.rules.deck)
             seatings = rotations(players)
             if len(saved) != len(seatings):
                 return None

@@ -49,7 +49,7 @@ def sampled_boards(
     if not 1 <= count <= MAX_SAMPLED_BOARDS:
         raise InputError(f"sampled opponents must be 1 to {MAX_SAMPLED_BOARDS:,}, got {count}")
     held = set(hand)
-    unseen = [card for card in range(52) if card not in held]
+    unseen = [card for card in rules.deck if card not in held]
     rng = random.Random(f"ofc-opponents-{seed}")
     scorer = Scorer(rules, fantasy_value)
     boards = []

@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, permutations, product
 
-from handsolver.models.cards import Card, InputError, card_name, cards_of, mask_of
-from handsolver.models.chinese import front_key, order_key, row_key
+from handsolver.models.cards import DECK, JOKERS, Card, InputError, card_name, cards_of, mask_of
 from handsolver.models.ofc import (
     BOTTOM,
     HAND_SIZE,
@@ -38,7 +37,10 @@ from handsolver.models.ofc import (
     BoardKeys,
     OfcRules,
     Streets,
+    keys_of_options,
     keys_of_rows,
+    order_of_key,
+    row_keys,
     score_keys,
 )
 
@@ -92,12 +94,18 @@ class Position:
     def placed(self) -> int:
         return sum(len(row) for row in self.board)
 
-    def unseen(self) -> list[Card]:
-        """The cards not in any board, my hand this street or the dead cards."""
+    def unseen(self, deck: Sequence[Card] = DECK) -> list[Card]:
+        """The cards of ``deck`` (the table's, :attr:`OfcRules.deck`) not in any board, my hand
+        this street or the dead cards."""
         known = set(self.dealt) | set(self.dead)
         for board in (self.board, *self.opponents):
             known.update(card for row in board for card in row)
-        return [card for card in range(52) if card not in known]
+        return [card for card in deck if card not in known]
+
+    def cards(self) -> list[Card]:
+        """Every card the position shows: the boards, my hand and the dead cards."""
+        boards = (self.board, *self.opponents)
+        return [*self.dealt, *self.dead, *(card for b in boards for row in b for card in row)]
 
 
 def check_position(position: Position) -> None:
@@ -107,11 +115,7 @@ def check_position(position: Position) -> None:
     """
     seen: set[Card] = set()
     boards = (position.board, *position.opponents)
-    for card in (
-        *position.dealt,
-        *position.dead,
-        *(card for board in boards for row in board for card in row),
-    ):
+    for card in position.cards():
         if card in seen:
             raise InputError(f"card {card_name(card)!r} is given twice")
         seen.add(card)
@@ -128,19 +132,20 @@ def check_position(position: Position) -> None:
     placed = position.placed
     if streets.street_of(placed) is None:
         raise InputError(
-            f"--variant {streets.name}: a board holds {counts} cards before a street, got {placed}"
+            f"in {streets.name} open-face, a board holds {counts} cards before a street, "
+            f"got {placed}"
         )
     wanted = streets.dealt_on(placed)
     if len(position.dealt) != wanted:
         raise InputError(
-            f"--variant {streets.name}: this street deals {wanted} card{'s' * (wanted > 1)}, "
+            f"in {streets.name} open-face, this street deals {wanted} card{'s' * (wanted > 1)}, "
             f"got {len(position.dealt)}"
         )
     for board in position.opponents:
         count = sum(len(row) for row in board)
         if count != HAND_SIZE and streets.street_of(count) is None:
             raise InputError(
-                f"--variant {streets.name}: an opponent's board holds {', '.join(before)} or "
+                f"in {streets.name} open-face, an opponent's board holds {', '.join(before)} or "
                 f"{HAND_SIZE} cards, got {count}"
             )
 
@@ -185,34 +190,50 @@ def after(board: Board, action: Action) -> Board:
     return (board[0] + action.rows[0], board[1] + action.rows[1], board[2] + action.rows[2])
 
 
+_ACE = 12
+_REAL = (1 << 52) - 1  # the bits of the 52 cards: a row mask above them holds a joker
+
+
 class Scorer:
     """Final boards scored fast, in whole points times the fantasyland value's denominator, by
     the rules of :mod:`handsolver.models.ofc` (:func:`~handsolver.models.ofc.keys_of_rows`,
-    :func:`~handsolver.models.ofc.score_keys`): each row's key, order key and royalty cached by
-    the row's cards as a bitmask."""
+    :func:`~handsolver.models.ofc.score_keys`; a board with a joker by
+    :func:`~handsolver.models.ofc.keys_of_options`): each row's keys, order key and royalty
+    cached by the row's cards as a bitmask."""
 
     def __init__(self, rules: OfcRules, fantasy_value: Fraction) -> None:
         self.rules = rules
         self.scale = fantasy_value.denominator
         self.bonus = fantasy_value.numerator
         self.rows: dict[int, tuple[int, int, int]] = {}
+        self.options: dict[int, tuple[int, ...]] = {}
         self.policy_rows: dict[tuple[int, tuple[Card, ...]], tuple[float, tuple[int, int]]] = {}
 
     def row(self, index: int, mask: int) -> tuple[int, int, int]:
-        """(row key, order key, royalty) of a complete row given as a card mask."""
+        """(row key, order key, royalty) of a complete row given as a card mask; a row with a
+        joker as its strongest key (:func:`~handsolver.models.ofc.row_keys`)."""
         found = self.rows.get(mask * 3 + index)
         if found is None:
-            cards = cards_of(mask)
-            found = (
-                row_key(index, cards),
-                order_key(index, cards),
-                self.rules.royalties.of_row(index, cards),
-            )
+            key = self.keys(index, mask)[-1]
+            royalties = self.rules.royalties
+            table = (royalties.back, royalties.middle, royalties.front)[index]
+            found = (key, order_of_key(index, key), table[key])
             self.rows[mask * 3 + index] = found
+        return found
+
+    def keys(self, index: int, mask: int) -> tuple[int, ...]:
+        """Every key a complete row may take (:func:`~handsolver.models.ofc.row_keys`)."""
+        found = self.options.get(mask * 3 + index)
+        if found is None:
+            found = row_keys(index, cards_of(mask))
+            self.options[mask * 3 + index] = found
         return found
 
     def final_masks(self, masks: Sequence[int]) -> Final:
         """A complete board's :class:`~handsolver.models.ofc.BoardKeys` from its row masks."""
+        if (masks[0] | masks[1] | masks[2]) > _REAL:
+            options = [self.keys(i, masks[i]) for i in range(3)]
+            return keys_of_options(options, self.rules.royalties)
         (kb, ob, rb), (km, om, rm), (kt, ot, rt) = (self.row(i, masks[i]) for i in range(3))
         return keys_of_rows((kb, km, kt), (ob, om, ot), (rb, rm, rt))
 
@@ -239,14 +260,12 @@ class Scorer:
         found = self.policy_rows.get((index, row))
         if found is not None:
             return found
-        counts: dict[int, int] = {}
-        for card in row:
-            counts[card >> 2] = counts.get(card >> 2, 0) + 1
+        counts = rank_counts(row)
         strength = max(((n, rank) for rank, n in counts.items()), default=(0, -1))
         score = 0.0
         if index == TOP:
             if len(row) == 3:
-                score += self.rules.royalties.front[front_key(row)]
+                score += self.row(TOP, mask_of(row))[2]
             elif strength[0] == 2:
                 score += max(0, strength[1] - 3)
             if strength[0] == 1:
@@ -284,6 +303,28 @@ class Scorer:
             assert best is not None
             total += best
         return total
+
+
+def rank_counts(cards: Sequence[Card]) -> dict[int, int]:
+    """How many cards of each rank a row holds, for the quick judgements of a row being built:
+    a joker counts as one more of the most repeated rank (the highest among them; an ace if
+    the row holds only jokers), never past four.
+
+    >>> from handsolver.models.cards import parse_cards
+    >>> rank_counts(parse_cards("Kc Kd 5h X1", jokers=True)), rank_counts((52, 53))
+    ({11: 3, 3: 1}, {12: 2})
+    """
+    counts: dict[int, int] = {}
+    wild = 0
+    for card in cards:
+        if card in JOKERS:
+            wild += 1
+        else:
+            counts[card >> 2] = counts.get(card >> 2, 0) + 1
+    if wild:
+        rank = max(counts, key=lambda r: (counts[r], r), default=_ACE)
+        counts[rank] = min(4, counts.get(rank, 0) + wild)
+    return counts
 
 
 Final = BoardKeys
@@ -438,6 +479,7 @@ def play(
     """
     rules = rules or OfcRules()
     check_variant(position, rules)
+    rules.check_cards(position.cards())
     if fantasy_value < 0:
         raise InputError(f"the fantasyland value must be 0 or more, got {fantasy_value}")
     scorer = Scorer(rules, fantasy_value)
@@ -449,7 +491,7 @@ def play(
         )
     if exact is not False and is_exact(position):
         theirs = [scorer.final(board) for board in position.opponents]
-        unseen = position.unseen()
+        unseen = position.unseen(rules.deck)
         search = ExactValues(scorer, theirs)
         values = [
             search.mean([mask_of(row) for row in after(position.board, action)], unseen)
@@ -467,7 +509,7 @@ def play(
     sums = [0.0] * len(actions)
     squares = [0.0] * len(actions)
     rng = random.Random(seed)
-    unseen = position.unseen()
+    unseen = position.unseen(rules.deck)
     numbers: Iterable[int] = range(samples)
     for _ in numbers if watch is None else watch(numbers, samples):
         deck = unseen[:]

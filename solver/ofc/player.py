@@ -89,6 +89,7 @@ def advise(
     """
     rules = rules or OfcRules()
     check_variant(position, rules)
+    rules.check_cards(position.cards())
     if fantasy_value < 0:
         raise InputError(f"the fantasyland value must be 0 or more, got {fantasy_value}")
     samples, kept = budget(position, samples, kept)
@@ -154,7 +155,7 @@ def played_out_values(
 ) -> PlayAnswer:
     """Each action's mean points over ``samples`` deals played out (see the module)."""
     rng = random.Random(f"ofc-player-{seed}")
-    unseen = position.unseen()
+    unseen = position.unseen(scorer.rules.deck)
     starts = [_added(masks_of(position.board), action) for action in actions]
     theirs_start = [masks_of(board) for board in position.opponents]
     sums = [0.0] * len(actions)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from handsolver.models.cards import Card, cards_of
+from handsolver.models.cards import JOKERS, Card, cards_of
 from handsolver.models.ofc import BOTTOM, HAND_SIZE, MIDDLE, TOP
 from handsolver.models.poker import (
     FULL_HOUSE,
@@ -27,7 +27,7 @@ from handsolver.models.poker import (
     category_index,
     key_ranks,
 )
-from handsolver.solver.ofc.play import CAPACITY, FOUL_POINTS, Scorer
+from handsolver.solver.ofc.play import CAPACITY, FOUL_POINTS, Scorer, rank_counts
 
 Masks = tuple[int, int, int]
 """A board being built as row masks: bottom, middle, top."""
@@ -40,10 +40,9 @@ _LEVEL = 13  # a level is category * 13 + main rank
 
 
 def _shape(cards: Sequence[Card]) -> tuple[tuple[int, int], ...]:
-    """The ranks' (count, rank) pairs, most repeated first, then highest."""
-    counts: dict[int, int] = {}
-    for card in cards:
-        counts[card >> 2] = counts.get(card >> 2, 0) + 1
+    """The ranks' (count, rank) pairs, most repeated first, then highest (a joker one more of
+    the most repeated: :func:`~handsolver.solver.ofc.play.rank_counts`)."""
+    counts = rank_counts(cards)
     return tuple(sorted(((n, rank) for rank, n in counts.items()), reverse=True))
 
 
@@ -105,12 +104,13 @@ class Judge:
             if n >= 2:
                 worth += weight * (n - 1 + rank / 13)
             worth += weight * n * rank / 65  # high cards low on the board
-        suits = {card & 3 for card in cards}
-        if len(suits) == 1 and len(cards) >= 2:  # a flush draw
+        real = [card for card in cards if card not in JOKERS]  # a joker fits any draw
+        suits = {card & 3 for card in real}
+        if len(suits) <= 1 and len(cards) >= 2:  # a flush draw
             royalty = 4 if index == BOTTOM else 8
             worth += royalty * (0.12, 0.25, 0.5)[len(cards) - 2]
-        ranks = sorted({card >> 2 for card in cards})
-        if len(ranks) == len(cards) >= 2 and _in_a_span(ranks):
+        ranks = sorted({card >> 2 for card in real})
+        if len(ranks) == len(real) and len(cards) >= 2 and (not ranks or _in_a_span(ranks)):
             worth += (0.3, 0.6, 1.0, 1.5)[len(cards) - 2] * (2 if index == BOTTOM else 4) / 4
         return worth, level, -1
 

@@ -52,7 +52,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import NamedTuple
 
-from handsolver.models.cards import Card, InputError
+from handsolver.models.cards import DECK, JOKERS, Card, InputError
 from handsolver.models.ofc import OfcRules
 from handsolver.models.poker import FULL_HOUSE
 from handsolver.models.split import Setting
@@ -115,9 +115,11 @@ def study_sizes(rules: OfcRules) -> tuple[int, ...]:
     return SIZES if fixed is None else (fixed,)
 
 
-def dealt_cards(seed: int, kind: str, size: int, index: int) -> list[int]:
-    """The cards of one hand: a shuffled deck's first ``size``, from its own seed."""
-    return random.Random(f"ofc-{kind}-{seed}-{size}-{index}").sample(range(52), size)
+def dealt_cards(
+    seed: int, kind: str, size: int, index: int, deck: Sequence[Card] = DECK
+) -> list[int]:
+    """The cards of one hand: a shuffled ``deck``'s first ``size``, from its own seed."""
+    return random.Random(f"ofc-{kind}-{seed}-{size}-{index}").sample(list(deck), size)
 
 
 def hand_values(
@@ -179,6 +181,8 @@ def _may_stay(cards: Sequence[Card], rules: OfcRules) -> bool:
     rule = rules.stay_rule
     if any(least is not None and least < FULL_HOUSE for least in (rule.middle, rule.bottom)):
         return True
+    if any(card in JOKERS for card in cards):  # a joker may be the third card of a rank
+        return True
     ranks = [0] * 13
     for card in cards:
         ranks[card >> 2] += 1
@@ -197,7 +201,7 @@ def set_fantasy_block(block: FantasyBlock) -> list[HandValues]:
     """The values of one block of random fantasyland hands."""
     values = []
     for index in range(block.first, block.first + block.count):
-        cards = dealt_cards(block.seed, "fantasy", block.size, index)
+        cards = dealt_cards(block.seed, "fantasy", block.size, index, block.rules.deck)
         boards = study_boards(cards, block, index)
         values.append(hand_values(cards, block.rules, boards))
     return values
@@ -211,7 +215,7 @@ def play_normal_block(block: NormalBlock) -> list[NormalValues]:
     scorer = Scorer(block.rules, block.fantasy_value)
     played = []
     for index in range(block.first, block.first + block.count):
-        deck = dealt_cards(block.seed, "normal", 52, index)
+        deck = dealt_cards(block.seed, "normal", len(block.rules.deck), index, block.rules.deck)
         board = played_out(((), (), ()), deck, scorer)
         played.append(
             NormalValues(

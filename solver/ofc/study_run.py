@@ -74,6 +74,7 @@ def study_key(
         "stay": rules.stay,
         "fantasy": rules.fantasy,
         "variant": rules.variant,
+        "jokers": rules.jokers,
         "royalties": hashlib.sha256(tables.encode()).hexdigest()[:32],
         "hands": [hands, size_hands, normal_hands],
         "opponents": opponents,

@@ -15,13 +15,16 @@ from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.ofc.options import (
     MAX_STAY_VALUE,
+    JokersOption,
     RoyaltiesOption,
     StayRuleOption,
     VariantOption,
+    check_jokers,
     ofc_rules,
     points_text,
     points_value,
     rows_json,
+    with_jokers,
 )
 from handsolver.solver.commands.options import JsonOption, SeedOption
 from handsolver.solver.commands.output import print_json
@@ -90,6 +93,7 @@ def fantasyland(
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
     variant: VariantOption = "pineapple",
+    jokers: JokersOption = False,
     max_nodes: Annotated[
         int | None,
         typer.Option(
@@ -115,6 +119,7 @@ def fantasyland(
       handsolver ofc fantasyland "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c" --stay-value 12.5
       handsolver ofc fantasyland "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c" \\
           --sample-opponents 200 --seed 1
+      handsolver ofc fantasyland --jokers "Ac Ad X1 Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c"
     """
     from handsolver.models.cards import InputError, parse_deal
     from handsolver.models.ofc import board_of_text
@@ -122,14 +127,15 @@ def fantasyland(
 
     with user_errors():
         # One hand, however many arguments it is typed in.
-        deal = parse_deal(card_texts([" ".join(hand_texts)]), hand_size=(13, 17))
+        deal = parse_deal(card_texts([" ".join(hand_texts)]), hand_size=(13, 17), jokers=True)
         if len(deal.hands) != 1:
             raise InputError(f"one fantasyland hand, please: got {len(deal.hands)}")
         hand, notation = deal.hands[0], deal.notation
-        rules = ofc_rules(royalties, stay_rule, variant=variant)
+        rules = with_jokers(ofc_rules(royalties, stay_rule, variant=variant), jokers)
         check_fantasy_hand(hand, rules)
         value = points_value(stay_value, "--stay-value")
-        boards = tuple(board_of_text(board) for board in vs or [])
+        boards = tuple(board_of_text(board, jokers=True) for board in vs or [])
+        check_jokers([*hand, *(card for board in boards for row in board for card in row)], rules)
         if sample_opponents is not None:
             from handsolver.solver.commands.progress import progress
             from handsolver.solver.ofc.opponents import sampled_boards
@@ -154,6 +160,7 @@ def fantasyland(
             "royalties": "common" if royalties is None else str(royalties),
             "stay": stay_rule,
             "variant": variant,
+            "jokers": rules.jokers,
             "stay_value": str(value),
             "against": [rows_json(board, notation) for board in boards],
             "sampled_opponents": None

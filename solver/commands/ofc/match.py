@@ -9,10 +9,12 @@ import typer
 
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import (
+    JokersOption,
     RoyaltiesOption,
     VariantOption,
     ofc_rules,
     points_value,
+    with_jokers,
 )
 from handsolver.solver.commands.options import (
     CheckpointOption,
@@ -124,6 +126,7 @@ def match(
     sandbox: SandboxOption = SandboxName.auto,
     royalties: RoyaltiesOption = None,
     variant: VariantOption = "pineapple",
+    jokers: JokersOption = False,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
@@ -157,7 +160,7 @@ def match(
 
             plot_format(plot)  # a bad suffix is refused before any deal is played
         names = _names(players)
-        rules = ofc_rules(royalties, "standard", variant=variant)
+        rules = with_jokers(ofc_rules(royalties, "standard", variant=variant), jokers)
         value = points_value(fantasy_value, "--fantasy-value")
         seated = [
             player_from_spec(name, rules, value, samples, kept, timeout, sandbox.value)
@@ -195,6 +198,7 @@ def match(
     if json_output:
         print_json(
             {"deals": deals, "seed": seed, "variant": variant, "fantasy_value": str(value),
+             "jokers": rules.jokers,
              "players": [_summary_json(row) for row in rows]}
         )  # fmt: skip
         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -143,3 +144,49 @@ def rows_json(setting: Any, notation: Notation) -> dict[str, list[str]]:
         "middle": notation.card_strings(middle),
         "bottom": notation.card_strings(bottom),
     }
+
+
+# The joker deck: one switch for every ofc command.
+JokersOption = Annotated[
+    bool,
+    typer.Option(
+        "--jokers",
+        help="Deal the 54-card deck: 52 cards and two jokers, written X1 and X2, each the best "
+        "card it may stand for that its row does not hold, chosen so that the board is not "
+        "fouled where it can be.",
+    ),
+]
+
+
+JOKER_WORDS = (
+    "54 cards with two jokers (X1, X2): a joker is the best card its row does not hold, the "
+    "jokers of a board chosen together so that it is not fouled where it can be (each row the "
+    "strongest that keeps the order, from the bottom up); the same royalties and fantasyland "
+    "rules, by the hands the jokers make"
+)
+"""The joker deck's rule, as ``ofc royalties --jokers`` says it."""
+
+
+def with_jokers(rules: OfcRules, jokers: bool) -> OfcRules:
+    """The rules with the joker deck (two jokers) when ``jokers``."""
+    from dataclasses import replace
+
+    from handsolver.models.ofc import MAX_JOKERS
+
+    return replace(rules, jokers=MAX_JOKERS) if jokers else rules
+
+
+def check_jokers(cards: Sequence[int], rules: OfcRules) -> None:
+    """Refuse a joker typed when the deck has none, naming the switch.
+
+    :raises InputError: naming the card.
+    """
+    from handsolver.models.cards import JOKERS, InputError, card_name
+
+    if not rules.jokers:
+        for card in cards:
+            if card in JOKERS:
+                raise InputError(
+                    f"card {card_name(card)!r} is a joker: add --jokers to play "
+                    "with the 54-card deck"
+                )

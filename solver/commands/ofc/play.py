@@ -10,11 +10,14 @@ import typer
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.ofc.options import (
+    JokersOption,
     RoyaltiesOption,
     VariantOption,
+    check_jokers,
     ofc_rules,
     points_value,
     rows_json,
+    with_jokers,
 )
 from handsolver.solver.commands.options import JsonOption, SeedOption
 from handsolver.solver.commands.output import print_json
@@ -31,7 +34,7 @@ BoardOption = "TOP|MIDDLE|BOTTOM"
 def _board(text: str) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     from handsolver.models.ofc import partial_board_of_text
 
-    top, middle, bottom = partial_board_of_text(text)
+    top, middle, bottom = partial_board_of_text(text, jokers=True)
     return (bottom, middle, top)
 
 
@@ -115,6 +118,7 @@ def play(
     ] = 10,
     royalties: RoyaltiesOption = None,
     variant: VariantOption = "pineapple",
+    jokers: JokersOption = False,
     json_output: JsonOption = False,
 ) -> None:
     """Every legal action (which cards where, which discarded) ranked by expected points.
@@ -137,17 +141,18 @@ def play(
 
     with user_errors():
         text = " ".join(card_texts([dealt]))
-        cards = parse_cards(text)
-        notation = notation_of(text)
+        cards = parse_cards(text, jokers=True)
+        notation = notation_of(text, jokers=True)
         mine = _board(board)
         if not vs:
             raise InputError("give the opponents' boards with --vs (one or two)")
         opponents = tuple(_board(item) for item in vs)
-        dead_cards = parse_cards(dead) if dead.strip() else ()
-        rules = ofc_rules(royalties, "standard", variant=variant)
+        dead_cards = parse_cards(dead, jokers=True) if dead.strip() else ()
+        rules = with_jokers(ofc_rules(royalties, "standard", variant=variant), jokers)
         value = points_value(fantasy_value, "--fantasy-value")
         position = Position(mine, cards, opponents, dead_cards, rules.streets)
-        check_enough_unseen(position)
+        check_jokers(position.cards(), rules)
+        check_enough_unseen(position, rules.deck)
         advice = advise(
             position,
             rules,
@@ -167,6 +172,7 @@ def play(
         "opponents": [rows_json(b, notation) for b in opponents],
         "dead": notation.card_strings(dead_cards),
         "variant": variant,
+        "jokers": rules.jokers,
         "fantasy_value": str(value),
         "exact": answer.exact,
         "deals": answer.deals,

@@ -16,9 +16,11 @@ from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import (
     CLASSIC_FANTASY_WORDS,
     FANTASY_WORDS,
+    JOKER_WORDS,
     STAY_RULE_WORDS,
     VARIANT_WORDS,
     FantasyOption,
+    JokersOption,
     RoyaltiesOption,
     StayRuleOption,
     VariantOption,
@@ -37,6 +39,7 @@ def royalties(
     stay_rule: StayRuleOption = "standard",
     fantasy: FantasyOption = "progressive",
     variant: VariantOption = "pineapple",
+    jokers: JokersOption = False,
     json_output: JsonOption = False,
 ) -> None:
     """The rules the other ofc commands play by with the same switches: the royalty table (every
@@ -70,6 +73,7 @@ def royalties(
         "fantasy": fantasy,
         "stay": stay_rule,
         "variant": variant,
+        "jokers": 2 if jokers else 0,
     }
     if json_output:
         print_json(payload)
@@ -92,6 +96,7 @@ def royalties(
         if rules.streets.fantasy_cards is None
         else f"fantasyland ({variant}): {CLASSIC_FANTASY_WORDS}",
         f"staying ({stay_rule}): {STAY_RULE_WORDS[stay_rule]}",
+        *([f"deck: {JOKER_WORDS}"] if jokers else []),
     ):
         typer.echo(textwrap.fill(line, LINE_WIDTH, subsequent_indent="  "))
 

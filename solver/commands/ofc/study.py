@@ -10,10 +10,12 @@ import typer
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import (
     FantasyOption,
+    JokersOption,
     RoyaltiesOption,
     StayRuleOption,
     VariantOption,
     ofc_rules,
+    with_jokers,
 )
 from handsolver.solver.commands.options import (
     CheckpointOption,
@@ -83,6 +85,7 @@ def study(
     stay_rule: StayRuleOption = "standard",
     fantasy: FantasyOption = "progressive",
     variant: VariantOption = "pineapple",
+    jokers: JokersOption = False,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
     checkpoint: CheckpointOption = None,
@@ -104,7 +107,7 @@ def study(
 
     others = hands if size_hands is None else size_hands
     with user_errors():
-        rules = ofc_rules(royalties, stay_rule, fantasy, variant)
+        rules = with_jokers(ofc_rules(royalties, stay_rule, fantasy, variant), jokers)
         key = study_key(seed, rules, hands, others, normal_hands, opponents)
         path = checkpoint if checkpoint is not None else study_checkpoint(key)
         with checkpointed_run(path, named=checkpoint is not None, resume=resume, what="study"):
@@ -149,6 +152,7 @@ def study(
             "fantasy": fantasy,
             "variant": variant,
             "royalties": str(royalties or "common"),
+            "jokers": rules.jokers,
         },
         "stay_value": str(result.value),
         "stay_value_rounds": [float(value) for value in result.rounds],
