@@ -544,6 +544,7 @@ class OfcRules:
         fixed = self.streets.fantasy_cards
         return REFANTASY_CARDS if fixed is None else fixed
 
+    @property
     def deck(self) -> tuple[Card, ...]:
         """The cards dealt at this table (:func:`ofc_deck`)."""
         return ofc_deck(self.jokers)

@@ -384,7 +384,7 @@ single cards (about 590,000, under a second); two Pineapple streets or four clas
 millions."""
 
 
-def exact_work(position: Position) -> tuple[int, int]:
+def exact_work(position: Position, deck: Sequence[Card] = DECK) -> tuple[int, int]:
     """The deals of the streets after this one (as sequences, from the unseen cards) and a
     bound on the work of enumerating them: each street's deals times the ways to keep its
     cards times three rows for each card kept.
@@ -396,7 +396,7 @@ def exact_work(position: Position) -> tuple[int, int]:
     (756, 6804)
     """
     streets = position.streets
-    unseen = len(position.unseen())
+    unseen = len(position.unseen(deck))
     placed = position.placed + streets.placed_on(position.placed)
     deals = work = 1
     ways = math.comb(streets.dealt, streets.placed) * 3**streets.placed
@@ -408,11 +408,11 @@ def exact_work(position: Position) -> tuple[int, int]:
     return deals, work
 
 
-def is_exact(position: Position) -> bool:
+def is_exact(position: Position, deck: Sequence[Card] = DECK) -> bool:
     """Whether the values can be exact: the opponents are complete and enumerating the streets
     after this one takes at most :data:`MAX_EXACT_WORK`."""
     complete = all(sum(len(r) for r in board) == HAND_SIZE for board in position.opponents)
-    return complete and exact_work(position)[1] <= MAX_EXACT_WORK
+    return complete and exact_work(position, deck)[1] <= MAX_EXACT_WORK
 
 
 class ExactValues:
@@ -484,12 +484,12 @@ def play(
         raise InputError(f"the fantasyland value must be 0 or more, got {fantasy_value}")
     scorer = Scorer(rules, fantasy_value)
     actions = legal_actions(position.board, position.dealt, position.streets)
-    if exact and not is_exact(position):
+    if exact and not is_exact(position, rules.deck):
         raise InputError(
             "exact values need every opponent's board complete and few enough deals to come "
             "(Pineapple's last street, classic's last three)"
         )
-    if exact is not False and is_exact(position):
+    if exact is not False and is_exact(position, rules.deck):
         theirs = [scorer.final(board) for board in position.opponents]
         unseen = position.unseen(rules.deck)
         search = ExactValues(scorer, theirs)
@@ -502,7 +502,7 @@ def play(
         return PlayAnswer(
             tuple(ActionValue(actions[i], values[i], None) for i in ranked),
             True,
-            exact_work(position)[0],
+            exact_work(position, rules.deck)[0],
         )
     if not 1 <= samples <= MAX_SAMPLES:
         raise InputError(f"samples must be 1 to {MAX_SAMPLES:,}, got {samples}")

@@ -99,7 +99,7 @@ def advise(
         raise InputError(f"the actions kept must be 1 or more, got {kept}")
     streets = position.streets
     actions = legal_actions(position.board, position.dealt, streets)
-    if is_exact(position):
+    if is_exact(position, rules.deck):
         answer = play(position, rules, fantasy_value, exact=True)
         after = position.placed + streets.placed_on(position.placed)
         later = (HAND_SIZE - after) // streets.placed

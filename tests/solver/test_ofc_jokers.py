@@ -235,10 +235,10 @@ def test_match_study_and_royalties_deal_or_state_the_jokers() -> None:
 def test_a_match_with_jokers_deals_them() -> None:
     from handsolver.solver.ofc.match import dealt_streets
 
-    streets = dealt_streets(1, 0, 3, JOKERS.deck)
+    streets = dealt_streets(1, 0, 3, cards=JOKERS.deck)
     dealt = [card for seat in streets for street in seat for card in street]
     assert len(set(dealt)) == len(dealt) == 51
-    deals = [dealt_streets(1, d, 3, JOKERS.deck) for d in range(5)]
+    deals = [dealt_streets(1, d, 3, cards=JOKERS.deck) for d in range(5)]
     assert any({X1, X2} & {c for seat in deal for s in seat for c in s} for deal in deals)
 
 
