@@ -234,7 +234,8 @@ class Rules:
         """The kinds that may beat a single 2 (none unless ``bombs``)."""
         if not self.bombs:
             return ()
-        return tuple(k for k in self.five_card_order if k in ("four of a kind + 1", "straight flush"))
+        bombs = ("four of a kind + 1", "straight flush")
+        return tuple(kind for kind in self.five_card_order if kind in bombs)
 
     @cached_property
     def straight_rank_bits(self) -> frozenset[int]:

@@ -1,8 +1,8 @@
 """The strengthened CP-SAT model that counts interchangeable plays instead of naming them: one
 integer per straight window (the windows of the rules), one Boolean per full-house and
 four-of-a-kind rank pair, an integer per two-pair rank triple (two pair + 1), per rank pair
-(two pair alone) and for dragons where the rules have them, a flush flag per card where they have flushes, the one-rank plays per rank, and the
-count bounded below.
+(two pair alone) and for dragons where the rules have them, a flush flag per card where they
+have flushes, the one-rank plays per rank, and the count bounded below.
 """
 
 from __future__ import annotations
