@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
@@ -108,3 +109,24 @@ def test_online_rules_json_and_names_round_trip() -> None:
     for rules in (changed, online, make_rules("online", open_alone=False, two_pair=True)):
         assert parse_rules(rules.name) == rules
     assert make_rules("online", open_alone=False).name == "online --no-open-alone"
+
+
+@pytest.mark.parametrize(
+    "config",
+    ["seed", "online", "hk --flush-order high-card", "western", "seed --unbeatable-straight-flush"],
+)
+def test_flushes_and_straight_flushes_match_independent_order(config: str) -> None:
+    """Every five cards of spades (flushes and straight flushes) on flushes and straight flushes
+    of hearts, and on one another: how flushes compare and whether a straight flush stands."""
+    rules = parse_rules(config)
+    spades = [Play.from_cards(cards, rules) for cards in combinations(range(3, 52, 4), 5)]
+    hearts = [Play.from_cards(cards, rules) for cards in combinations(range(2, 52, 4), 5)]
+    rng = random.Random(config)
+    targets = rng.sample(hearts, 12) + [p for p in hearts if p.kind.label == "straight flush"][:4]
+    for target in targets + rng.sample(spades, 4):
+        theirs = frozenset(cards_of(target.mask))
+        for play in spades:
+            if play.mask & target.mask:
+                continue
+            mine = frozenset(cards_of(play.mask))
+            assert beats(play, target, rules) == independent_beats(mine, theirs, rules), config

@@ -50,8 +50,11 @@ def _rules_cases() -> list[tuple[str, bool, bool]]:
 
 def _deal(rng: random.Random) -> tuple[int, ...]:
     players = rng.choice([2, 3, 4])
-    size = rng.choice([3, 5, 7, 9])
-    deck = rng.sample(range(52), 52)
+    # A third of the deals from two suits, so that flushes and straight flushes meet.
+    suits = rng.choice([4, 4, 2])
+    pool = [card for card in range(52) if card % 4 < suits]
+    size = min(rng.choice([3, 5, 7, 9]), len(pool) // players)
+    deck = rng.sample(pool, len(pool))
     return tuple(mask_of(deck[i * size : (i + 1) * size]) for i in range(players))
 
 
