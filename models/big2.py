@@ -407,8 +407,9 @@ def has_five_card_play(hand: CardSet, rules: Rules) -> bool:
     pairs = (counts >> 1 | counts >> 2) & _LOW_BITS  # ranks held twice or more
     if counts & _LOW_BITS << 2 and rules.quads is not Quads.NO_KICKER:
         return True  # four of a kind + 1
-    if counts >> 1 & counts & _LOW_BITS and pairs.bit_count() >= 2:
-        return True  # a full house: three of one rank (2 + 1 in the count), two of another
+    triples = (counts >> 1 & counts | counts >> 2) & _LOW_BITS  # ranks held three times or four
+    if triples and pairs.bit_count() >= 2:
+        return True  # a full house: three of one rank, two of another
     return rules.two_pair and pairs.bit_count() >= 2
 
 

@@ -216,7 +216,8 @@ def _turn(
         size = move.kind.size
         if size == 5:
             return _Turn(later, window=_Window(-1, made_strength, must, True))
-        if size not in small:
+        # Where two pair alone is a play, a lead of fewer cards says no two pair was held.
+        if size not in small or rules.two_pair_alone:
             return _Turn(later, replay=(0, 0, must, made))
         singles = _singles(rules, -1, made_strength) if size == 1 else 0
         sets = {m for m, s in _one_rank(rules, size) if s < made_strength} if size > 1 else set()
