@@ -7,7 +7,8 @@ straight is five consecutive ranks in any suits; the two is an ordinary rank in 
 is a straight) and the ace is only ever an end: the only straights holding an ace are ``A2345``
 and ``TJQKA`` (so ``JQKA2``, ``QKA23``, ``KA234`` are not straights).  Other rules
 (:mod:`handsolver.models.big2_rules`) change the straights, drop triples or flushes, add two
-pair, four of a kind alone or the thirteen-card dragon; every function here takes them.
+pair (with a fifth card, or alone as a four-card play), four of a kind alone or the
+thirteen-card dragon; every function here takes them.
 
 >>> play_kind(parse_cards("As 2s 3d 4h 5c"))
 <PlayKind.STRAIGHT: 4>
@@ -76,6 +77,7 @@ __all__ = [
     "count_plays",
     "dragon_masks",
     "five_card_masks",
+    "four_card_masks",
     "has_five_card_play",
     "iter_legal_plays",
     "legal_plays",
@@ -91,7 +93,7 @@ class PlayKind(IntEnum):
     """The kind of a play.
 
     Among the seed's five-card plays a greater value beats a smaller one; the kinds other rules
-    add (four of a kind alone, two pair, the dragon) come after them.
+    add (four of a kind alone, two pair + 1, the dragon, two pair alone) come after them.
     """
 
     SINGLE = 1
@@ -105,6 +107,7 @@ class PlayKind(IntEnum):
     FOUR = 9
     TWO_PAIR = 10
     DRAGON = 11
+    TWO_PAIR_ALONE = 12
 
     @property
     def label(self) -> str:
@@ -129,12 +132,14 @@ _LABELS = {
     PlayKind.FOUR: "four of a kind",
     PlayKind.TWO_PAIR: "two pair + 1",
     PlayKind.DRAGON: "dragon",
+    PlayKind.TWO_PAIR_ALONE: "two pair",
 }
 _SIZES = {
     PlayKind.SINGLE: 1,
     PlayKind.PAIR: 2,
     PlayKind.TRIPLE: 3,
     PlayKind.FOUR: 4,
+    PlayKind.TWO_PAIR_ALONE: 4,
     PlayKind.DRAGON: 13,
 }
 FIVE_CARD_KINDS = frozenset(kind for kind in PlayKind if kind.size == 5)
@@ -312,18 +317,37 @@ def _fours(hand: CardSet) -> Iterator[CardSet]:
                 rest ^= low
 
 
-def _two_pairs(hand: CardSet) -> Iterator[CardSet]:
-    """Two pairs of different ranks and a fifth card of a third rank."""
+def _pair_pairs(hand: CardSet) -> Iterator[tuple[int, int, CardSet]]:
+    """Two pairs of different ranks, as (low rank, high rank, mask)."""
     pairs = _pairs([hand >> (4 * rank) & 15 for rank in range(13)])
     for index, (low_rank, low_pair) in enumerate(pairs):
         for high_rank, high_pair in pairs[index + 1 :]:
-            if high_rank == low_rank:
-                continue
-            rest = hand & ~rank_mask(low_rank) & ~rank_mask(high_rank)
-            while rest:
-                bit = rest & -rest
-                yield low_pair | high_pair | bit
-                rest ^= bit
+            if high_rank != low_rank:
+                yield low_rank, high_rank, low_pair | high_pair
+
+
+def _two_pairs(hand: CardSet) -> Iterator[CardSet]:
+    """Two pairs of different ranks and a fifth card of a third rank."""
+    for low_rank, high_rank, pairs in _pair_pairs(hand):
+        rest = hand & ~rank_mask(low_rank) & ~rank_mask(high_rank)
+        while rest:
+            bit = rest & -rest
+            yield pairs | bit
+            rest ^= bit
+
+
+def four_card_masks(hand: CardSet, rules: Rules = SEED_RULES) -> list[CardSet]:
+    """Every play of four cards of two ranks in ``hand`` (two pair alone, where the rules have
+    it) as a mask, each once: the four-card plays the fewest-plays search chooses like
+    five-card plays (four of a kind alone is a play of one rank).
+
+    >>> hand = mask_of(parse_cards("3c 3d 4c 4d 4h"))
+    >>> len(four_card_masks(hand)), len(four_card_masks(hand, make_rules(two_pair_alone=True)))
+    (0, 3)
+    """
+    if not rules.two_pair_alone:
+        return []
+    return [mask for _, _, mask in _pair_pairs(hand)]
 
 
 def five_card_masks(
@@ -354,7 +378,7 @@ def five_card_masks(
         out.extend(_flushes(hand, rules))
     if "full house" in kinds:
         out.extend(_full_houses(hand))
-    if "four of a kind + 1" in kinds:
+    if "four of a kind + 1" in kinds and "four of a kind + 1" in rules.five_card_order:
         out.extend(_fours(hand))
     if rules.two_pair and "two pair + 1" in kinds:
         out.extend(_two_pairs(hand))
@@ -381,10 +405,11 @@ def has_five_card_play(hand: CardSet, rules: Rules) -> bool:
     twos = (hand & _PAIR_BITS) + (hand >> 1 & _PAIR_BITS)
     counts = (twos & _QUAD_BITS) + (twos >> 2 & _QUAD_BITS)
     pairs = (counts >> 1 | counts >> 2) & _LOW_BITS  # ranks held twice or more
-    if counts & _LOW_BITS << 2:
+    if counts & _LOW_BITS << 2 and rules.quads is not Quads.NO_KICKER:
         return True  # four of a kind + 1
-    if counts >> 1 & counts & _LOW_BITS and pairs.bit_count() >= 2:
-        return True  # a full house: three of one rank (2 + 1 in the count), two of another
+    triples = (counts >> 1 & counts | counts >> 2) & _LOW_BITS  # ranks held three times or four
+    if triples and pairs.bit_count() >= 2:
+        return True  # a full house: three of one rank, two of another
     return rules.two_pair and pairs.bit_count() >= 2
 
 
@@ -406,9 +431,9 @@ def iter_legal_plays(
 ) -> Iterator[Play]:
     """Yield every legal play within ``hand`` (a mask) exactly once, with its kind.
 
-    Plays come by kind: singles, pairs, triples, four of a kind alone, straights, flushes,
-    straight flushes, full houses, four of a kind + 1, two pair + 1, dragons.  ``sizes``
-    restricts the play sizes generated.
+    Plays come by kind: singles, pairs, triples, four of a kind alone, two pair alone,
+    straights, flushes, straight flushes, full houses, four of a kind + 1, two pair + 1,
+    dragons.  ``sizes`` restricts the play sizes generated.
 
     >>> from handsolver.models.cards import FULL_DECK_MASK
     >>> count_plays(FULL_DECK_MASK)[PlayKind.STRAIGHT]
@@ -424,6 +449,9 @@ def iter_legal_plays(
             for rank, nib in enumerate(nibbles):
                 for sub in _SUBSETS[nib][size]:
                     yield Play(sub << (4 * rank), kind)
+    if 4 in wanted:
+        for mask in four_card_masks(hand, rules):
+            yield Play(mask, PlayKind.TWO_PAIR_ALONE)
     if 5 in wanted:
         straight_flushes = []
         sf_masks = _straight_flush_masks(rules.straights)
@@ -439,8 +467,9 @@ def iter_legal_plays(
             yield Play(mask, PlayKind.STRAIGHT_FLUSH)
         for mask in _full_houses(hand):
             yield Play(mask, PlayKind.FULL_HOUSE)
-        for mask in _fours(hand):
-            yield Play(mask, PlayKind.FOUR_OF_A_KIND)
+        if rules.quads is not Quads.NO_KICKER:
+            for mask in _fours(hand):
+                yield Play(mask, PlayKind.FOUR_OF_A_KIND)
         if rules.two_pair:
             for mask in _two_pairs(hand):
                 yield Play(mask, PlayKind.TWO_PAIR)
@@ -501,10 +530,14 @@ rules have no triples
     if size in (1, 2, 3):
         noun = "pair" if size == 2 else "triple"
         raise _illegal(mask, f"a {noun} needs {size} cards of one rank")
+    if size == 4 and rules.two_pair_alone and sorted(n.bit_count() for n in nibbles) == [2, 2]:
+        return PlayKind.TWO_PAIR_ALONE
     if size == 13 and rules.dragon:
         if len(nibbles) == 13:
             return PlayKind.DRAGON
         raise _illegal(mask, "a dragon needs one card of every rank")
+    if size == 4 and rules.four_card_order:
+        raise _illegal(mask, f"four cards must be {' or '.join(rules.four_card_order)}")
     if size != 5:
         raise _illegal(mask, f"no play has {size} cards" if size else "a play needs cards")
     is_flush = any(mask & bits == mask for bits in _SUIT_BITS)
@@ -518,7 +551,9 @@ rules have no triples
     if counts == [2, 3]:
         return PlayKind.FULL_HOUSE
     if counts == [1, 4]:
-        return PlayKind.FOUR_OF_A_KIND
+        if rules.quads is not Quads.NO_KICKER:
+            return PlayKind.FOUR_OF_A_KIND
+        raise _illegal(mask, f"four of a kind goes alone under the {rules.name} rules")
     if counts == [1, 2, 2] and rules.two_pair:
         return PlayKind.TWO_PAIR
     if len(nibbles) == 5 and _is_run(rank_bits):

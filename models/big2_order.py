@@ -6,14 +6,19 @@ A play beats another of the same size and, among five-card plays, of a higher ki
 
 * singles, pairs, triples, four of a kind alone and dragons by their highest card: the rank
   first (three lowest, two highest), then its suit (:attr:`Rules.suit_order`);
+* among four-card plays, four of a kind alone beats two pair alone (:attr:`Rules.four_card_order`);
+  two pair alone against two pair alone by its highest card (the higher pair, as pairs compare);
 * straights and straight flushes by the place of their ranks in
   :attr:`Rules.straights_low_to_high`, the same ranks by their highest card;
-* flushes by their ranks from the top down, then the suit (``flush_order`` rank), or by the suit
-  first (``flush_order`` suit);
-* full houses by the rank of the three, four of a kind + 1 by the rank of the four, two pair by
-  the higher pair, the lower pair, then the higher pair's top suit.
+* flushes by their ranks from the top down, then the suit (``flush_order`` rank), by the suit
+  first (``flush_order`` suit), or by their highest card alone, as singles (``flush_order``
+  high-card);
+* full houses by the rank of the three, four of a kind + 1 by the rank of the four, two pair + 1
+  by the higher pair, the lower pair, then the higher pair's top suit.
 
-Where the rules have ``bombs``, four of a kind + 1 and a straight flush also beat a single 2.
+Where the rules have ``bombs``, four of a kind + 1 and a straight flush also beat a single 2;
+where they have ``unbeatable_straight_flush``, no play beats a straight flush (the straight
+flushes are of one strength: none beats another).
 
 >>> from handsolver.models.big2_rules import make_rules
 
@@ -27,6 +32,17 @@ True
 False
 >>> beats(Play.from_text("9c 9d 9h 9s 3c"), Play.from_text("2s"), make_rules(bombs=True))
 True
+>>> alone = make_rules(two_pair_alone=True, quads="alone")
+>>> beats(Play.from_text("3c 3d 4c 4d", alone), Play.from_text("Kh Kd 2c 2d", alone), alone)
+False
+>>> beats(Play.from_text("3c 3d 3h 3s", alone), Play.from_text("Kh Kd 2c 2d", alone), alone)
+True
+>>> high_card = make_rules(flush_order="high-card")
+>>> beats(Play.from_text("4s 5s 6s 8s As"), Play.from_text("Qh Kh Jh 9h Ah"), high_card)
+True
+>>> royal, low = Play.from_text("Ts Js Qs Ks As"), Play.from_text("3c 4c 5c 6c 7c")
+>>> beats(royal, low), beats(royal, low, make_rules(unbeatable_straight_flush=True))
+(True, False)
 """
 
 from __future__ import annotations
@@ -45,6 +61,7 @@ __all__ = [
     "legal_leads",
     "legal_replies",
     "lowest_card",
+    "may_open",
     "order_key",
     "play_strength",
 ]
@@ -76,6 +93,10 @@ def play_strength(play: Play, rules: Rules = SEED_RULES) -> int:
     cards = cards_of(play.mask)
     keys = rules.card_keys
     kind = play.kind
+    if kind.size == 4 and rules.two_pair_alone:
+        # Four of a kind alone and two pair alone: by kind, then the highest card.
+        place = rules.four_card_order.index(kind.label)
+        return place * KIND_STEP + max(keys[card] for card in cards)
     if kind.size != 5:
         return max(keys[card] for card in cards)
     place = rules.five_card_order.index(kind.label)
@@ -86,6 +107,8 @@ def _within_kind(kind: PlayKind, cards: tuple[Card, ...], rules: Rules) -> int:
     """The strength of a five-card play among the plays of its kind."""
     keys = rules.card_keys
     top = max(keys[card] for card in cards)
+    if kind is PlayKind.STRAIGHT_FLUSH and rules.unbeatable_straight_flush:
+        return 0
     if kind in (PlayKind.STRAIGHT, PlayKind.STRAIGHT_FLUSH):
         ranks = tuple(sorted({card >> 2 for card in cards}))
         runs = [tuple(sorted(run)) for run in rules.straights_low_to_high]
@@ -98,6 +121,8 @@ def _within_kind(kind: PlayKind, cards: tuple[Card, ...], rules: Rules) -> int:
         for rank in sorted(counts, reverse=True):
             value = value * 13 + rank
         suit = rules.suit_rank[cards[0] & 3]
+        if rules.flush_order is FlushOrder.HIGH_CARD:
+            return top
         if rules.flush_order is FlushOrder.SUIT:
             return suit * 13**5 + value
         return value * 4 + suit
@@ -128,10 +153,28 @@ def beats(play: Play, target: Play, rules: Rules = SEED_RULES) -> bool:
     return play_strength(play, rules) > play_strength(target, rules)
 
 
+def may_open(mask: CardSet, must_hold: CardSet, rules: Rules = SEED_RULES) -> bool:
+    """Whether the play ``mask`` may lead where it must hold the cards of ``must_hold`` (the
+    lowest card at the start of a deal, else none): it holds them, and where the rules have
+    ``open_alone``, the deal's first play is that card alone.
+
+    >>> from handsolver.models.big2_rules import make_rules
+    >>> from handsolver.models.cards import mask_of, parse_cards
+    >>> pair, three = mask_of(parse_cards("3d 3c")), mask_of(parse_cards("3d"))
+    >>> may_open(pair, three), may_open(pair, three, make_rules(open_alone=True))
+    (True, False)
+    >>> may_open(pair, 0, make_rules(open_alone=True))
+    True
+    """
+    if must_hold and rules.open_alone:
+        return mask == must_hold
+    return mask & must_hold == must_hold
+
+
 def legal_leads(hand: CardSet, rules: Rules = SEED_RULES, must_hold: CardSet = 0) -> list[Play]:
-    """The plays that may lead a trick from ``hand``: every play, or only those holding the
-    cards of ``must_hold`` (the lowest card, at the start of a deal)."""
-    return [p for p in iter_legal_plays(hand, rules=rules) if p.mask & must_hold == must_hold]
+    """The plays that may lead a trick from ``hand``: every play, or at the start of a deal
+    only those that may open it (:func:`may_open`, ``must_hold`` the lowest card)."""
+    return [p for p in iter_legal_plays(hand, rules=rules) if may_open(p.mask, must_hold, rules)]
 
 
 def legal_replies(hand: CardSet, target: Play, rules: Rules = SEED_RULES) -> list[Play]:

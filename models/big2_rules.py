@@ -1,21 +1,21 @@
 """Big 2 rule profiles: which plays are legal where, as data.
 
 Big 2 is played with different rules by region and app (the sources are in ``docs/big2.md``).
-A :class:`Rules` value holds one choice for every switch; :data:`PROFILES` names five of them,
+A :class:`Rules` value holds one choice for every switch; :data:`PROFILES` names six of them,
 and :func:`make_rules` starts from a named profile and changes single switches, so that
 ``make_rules("hk", triples=False)`` reads as it sounds.
 
 >>> make_rules("hk", triples=False).name
 'hk --no-triples'
 >>> [len(PROFILES[name].straight_ranks) for name in PROFILES]
-[10, 10, 10, 9, 8]
+[10, 10, 10, 9, 8, 9]
 >>> make_rules("pusoy-dos").suit_order
 'dhsc'
 >>> try:
 ...     make_rules("macau")
 ... except RulesError as error:
 ...     print(error)
-unknown rules 'macau'; choose from seed, hk, taiwan, pusoy-dos, western
+unknown rules 'macau'; choose from seed, hk, taiwan, pusoy-dos, western, online
 """
 
 from __future__ import annotations
@@ -76,6 +76,8 @@ class Quads(StrEnum):
     """Only as a five-card play, with any fifth card."""
     ALONE_OR_KICKER = "alone-or-kicker"
     """Also as a four-card play on its own."""
+    NO_KICKER = "no-kicker"
+    """Only as a four-card play on its own: four of a kind + 1 is no play."""
 
 
 class FlushOrder(StrEnum):
@@ -85,6 +87,8 @@ class FlushOrder(StrEnum):
     """By the highest card, then the next, as in poker; suits break a tie."""
     SUIT = "suit"
     """By suit first, then by the highest card."""
+    HIGH_CARD = "high-card"
+    """By the highest card alone, as singles compare: its rank, then its suit."""
 
 
 class StraightOrder(StrEnum):
@@ -102,6 +106,7 @@ SWITCHES = (
     "straights",
     "triples",
     "two_pair",
+    "two_pair_alone",
     "quads",
     "flushes",
     "flush_order",
@@ -110,6 +115,8 @@ SWITCHES = (
     "straight_order",
     "pass_final",
     "bombs",
+    "unbeatable_straight_flush",
+    "open_alone",
     "players",
 )
 
@@ -122,13 +129,17 @@ class Rules:
     diamonds); ``players`` is 4 (13 cards each) or 3 (17 each).  The game switches say how play
     goes on: ``straight_order`` ranks the straights, ``pass_final`` keeps a player who passed out
     of the rest of the trick, ``bombs`` lets four of a kind + 1 and straight flushes beat a
-    single 2.
+    single 2, ``unbeatable_straight_flush`` lets nothing beat a straight flush (not even a
+    higher one), ``open_alone`` makes the deal's first play the lowest card alone.
+    ``two_pair`` is two pair + a fifth card (a five-card play), ``two_pair_alone`` two pair as
+    a four-card play (below four of a kind alone).
     """
 
     base: str = "seed"
     straights: Straights = Straights.ACE_ENDS
     triples: bool = True
     two_pair: bool = False
+    two_pair_alone: bool = False
     quads: Quads = Quads.WITH_KICKER
     flushes: bool = True
     flush_order: FlushOrder = FlushOrder.RANK
@@ -137,6 +148,8 @@ class Rules:
     straight_order: StraightOrder = StraightOrder.RUN
     pass_final: bool = False
     bombs: bool = False
+    unbeatable_straight_flush: bool = False
+    open_alone: bool = False
     players: int = 4
 
     def __post_init__(self) -> None:
@@ -198,13 +211,31 @@ class Rules:
         kinds.append("straight")
         if self.flushes:
             kinds.append("flush")
-        kinds += ["full house", "four of a kind + 1", "straight flush"]
+        kinds.append("full house")
+        if self.quads is not Quads.NO_KICKER:
+            kinds.append("four of a kind + 1")
+        kinds.append("straight flush")
+        return tuple(kinds)
+
+    @cached_property
+    def four_card_order(self) -> tuple[str, ...]:
+        """The names of the four-card kinds these rules have, from lowest to highest.
+
+        >>> make_rules("seed", two_pair_alone=True, quads="alone").four_card_order
+        ('two pair', 'four of a kind')
+        """
+        kinds = ["two pair"] if self.two_pair_alone else []
+        if 4 in self.small_sizes:
+            kinds.append("four of a kind")
         return tuple(kinds)
 
     @property
     def bomb_kinds(self) -> tuple[str, ...]:
         """The kinds that may beat a single 2 (none unless ``bombs``)."""
-        return ("four of a kind + 1", "straight flush") if self.bombs else ()
+        if not self.bombs:
+            return ()
+        bombs = ("four of a kind + 1", "straight flush")
+        return tuple(kind for kind in self.five_card_order if kind in bombs)
 
     @cached_property
     def straight_rank_bits(self) -> frozenset[int]:
@@ -227,7 +258,7 @@ class Rules:
         sizes = [1, 2]
         if self.triples:
             sizes.append(3)
-        if self.quads is Quads.ALONE_OR_KICKER:
+        if self.quads is not Quads.WITH_KICKER:
             sizes.append(4)
         return tuple(sizes)
 
@@ -247,6 +278,8 @@ class Rules:
     def play_sizes(self) -> tuple[int, ...]:
         """Every size a play can have under these rules."""
         sizes = {*self.small_sizes, 5}
+        if self.two_pair_alone:
+            sizes.add(4)
         if self.dragon:
             sizes.add(13)
         return tuple(sorted(sizes))
@@ -281,15 +314,19 @@ class Rules:
             "straight_set": self.straights.value,
             "triples": self.triples,
             "two_pair": self.two_pair,
+            "two_pair_alone": self.two_pair_alone,
             "quads": self.quads.value,
             "flushes": self.flushes,
             "flush_order": self.flush_order.value,
             "dragon": self.dragon,
             "suit_order": self.suit_order,
             "straight_order": self.straight_order.value,
+            "four_card_order": list(self.four_card_order),
             "five_card_order": list(self.five_card_order),
             "pass_final": self.pass_final,
             "bombs": list(self.bomb_kinds),
+            "unbeatable_straight_flush": self.unbeatable_straight_flush,
+            "open_alone": self.open_alone,
             "players": self.players,
             "hand_size": self.hand_size,
         }
@@ -318,6 +355,15 @@ PROFILES: dict[str, Rules] = {
         "pusoy-dos", straights=Straights.TWO_HIGH, flush_order=FlushOrder.SUIT, suit_order="dhsc"
     ),
     "western": Rules("western", straights=Straights.NO_TWOS, flush_order=FlushOrder.SUIT),
+    "online": Rules(
+        "online",
+        straights=Straights.TWO_HIGH,
+        two_pair_alone=True,
+        quads=Quads.NO_KICKER,
+        flush_order=FlushOrder.HIGH_CARD,
+        unbeatable_straight_flush=True,
+        open_alone=True,
+    ),
 }
 
 

@@ -78,6 +78,8 @@ SWITCHES = (
     "seed --no-triples",
     "seed --quads alone-or-kicker",
     "seed --two-pair",
+    "seed --two-pair-alone",
+    "seed --quads no-kicker",
     "seed --dragon",
     "seed --straights wrap",
 )

@@ -1,7 +1,8 @@
 """An independent Big 2 minimax for the tests: plain recursion over every legal move, with no
 pruning and no table, and its own play classification, beating order and turn order, written
 from the rules' data (``Rules``: suit order, straights from low to high, five-card order, flush
-order, pass rule, bombs) and not from the engine's code.
+order, pass rule, bombs, four-card plays, the unbeatable straight flush, the opening alone) and
+not from the engine's code.
 """
 
 from __future__ import annotations
@@ -39,9 +40,12 @@ def classify(cards: Cards, rules: Rules) -> Classified | None:
     size = len(cards)
     ranks = Counter(card // 4 for card in cards)
     top = max(_card_value(card, rules) for card in cards)
+    if size == 4 and sorted(ranks.values()) == [2, 2]:
+        # Two pair alone, below four of a kind alone, by its highest card.
+        return ("4", (0, *top)) if rules.two_pair_alone else None
     if size <= 4 and len(ranks) == 1:
-        allowed = {1: True, 2: True, 3: rules.triples, 4: rules.quads is Quads.ALONE_OR_KICKER}
-        return (f"{size}", top) if allowed[size] else None
+        allowed = {1: True, 2: True, 3: rules.triples, 4: rules.quads is not Quads.WITH_KICKER}
+        return (f"{size}", (1, *top) if size == 4 else top) if allowed[size] else None
     if size == 13:
         return ("13", top) if rules.dragon and len(ranks) == 13 else None
     if size != 5:
@@ -51,7 +55,9 @@ def classify(cards: Cards, rules: Rules) -> Classified | None:
     in_order = tuple(sorted(ranks))
     kind: str
     value: tuple[int, ...]
-    if len(ranks) == 5 and in_order in runs:
+    if len(ranks) == 5 and in_order in runs and one_suit and rules.unbeatable_straight_flush:
+        kind, value = "straight flush", ()  # all alike: none beats another
+    elif len(ranks) == 5 and in_order in runs:
         kind, value = ("straight flush" if one_suit else "straight"), (runs.index(in_order), *top)
     elif one_suit:
         if not rules.flushes:
@@ -59,13 +65,16 @@ def classify(cards: Cards, rules: Rules) -> Classified | None:
         kind = "flush"
         down = tuple(sorted((_big2_rank(card) for card in cards), reverse=True))
         suit = _suit_value(next(iter(cards)), rules)
-        value = (suit, *down) if rules.flush_order is FlushOrder.SUIT else (*down, suit)
+        if rules.flush_order is FlushOrder.HIGH_CARD:
+            value = top
+        else:
+            value = (suit, *down) if rules.flush_order is FlushOrder.SUIT else (*down, suit)
     else:
         shape = sorted(ranks.values())
         by_count = sorted(ranks, key=lambda r: (ranks[r], _big2_rank(r * 4)), reverse=True)
         if shape == [2, 3]:
             kind, value = "full house", (_big2_rank(by_count[0] * 4),)
-        elif shape == [1, 4]:
+        elif shape == [1, 4] and rules.quads is not Quads.NO_KICKER:
             kind, value = "four of a kind + 1", (_big2_rank(by_count[0] * 4),)
         elif shape == [1, 2, 2] and rules.two_pair:
             high, low = by_count[0], by_count[1]
@@ -194,6 +203,8 @@ def minimax_answer(position: Position, rules: Rules) -> tuple[list[bool], dict[C
     if position.start:
         low = min((c for h in hands for c in h), key=lambda c: _card_value(c, rules))
         moves = [m for m in moves if m is not None and low in m]
+        if rules.open_alone:
+            moves = [m for m in moves if m == {low}]
     children = [next_state(root, m, rules) for m in moves]
     verdicts = {
         m: minimax(child, position.to_move, rules) for m, child in zip(moves, children, strict=True)

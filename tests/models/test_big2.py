@@ -90,6 +90,7 @@ def test_full_deck_counts() -> None:
         PlayKind.FOUR: 0,
         PlayKind.TWO_PAIR: 0,
         PlayKind.DRAGON: 0,
+        PlayKind.TWO_PAIR_ALONE: 0,
     }
     plays = legal_plays(FULL_DECK_MASK)
     assert len(plays) == 19_898

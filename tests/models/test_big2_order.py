@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 import pytest
 
-from handsolver.models.big2 import PROFILES, Play, legal_plays, make_rules
+from handsolver.models.big2 import PROFILES, Play, legal_plays, make_rules, parse_rules
 from handsolver.models.big2_order import beats, legal_replies, lowest_card
 from handsolver.models.cards import Notation, cards_of, mask_of, parse_cards
 from tests.big2_minimax import beats as independent_beats
@@ -79,3 +80,53 @@ def test_lowest_card_follows_the_suit_order() -> None:
     cards = parse_cards("3c 3d 4s")
     assert lowest_card(cards) == parse_cards("3d")[0]
     assert lowest_card(cards, make_rules("taiwan")) == parse_cards("3c")[0]
+
+
+def test_online_rules_json_and_names_round_trip() -> None:
+    online = PROFILES["online"]
+    data = online.to_json()
+    assert data["four_card_order"] == ["two pair", "four of a kind"]
+    assert data["five_card_order"] == ["straight", "flush", "full house", "straight flush"]
+    assert (data["two_pair_alone"], data["quads"], data["flush_order"]) == (
+        True,
+        "no-kicker",
+        "high-card",
+    )
+    assert data["unbeatable_straight_flush"] is True and data["open_alone"] is True
+    assert make_rules("online", bombs=True).to_json()["bombs"] == ["straight flush"]
+    changed = make_rules(
+        "seed",
+        two_pair_alone=True,
+        quads="no-kicker",
+        flush_order="high-card",
+        unbeatable_straight_flush=True,
+        open_alone=True,
+    )
+    assert changed.name == (
+        "seed --two-pair-alone --quads no-kicker --flush-order high-card "
+        "--unbeatable-straight-flush --open-alone"
+    )
+    for rules in (changed, online, make_rules("online", open_alone=False, two_pair=True)):
+        assert parse_rules(rules.name) == rules
+    assert make_rules("online", open_alone=False).name == "online --no-open-alone"
+
+
+@pytest.mark.parametrize(
+    "config",
+    ["seed", "online", "hk --flush-order high-card", "western", "seed --unbeatable-straight-flush"],
+)
+def test_flushes_and_straight_flushes_match_independent_order(config: str) -> None:
+    """Every five cards of spades (flushes and straight flushes) on flushes and straight flushes
+    of hearts, and on one another: how flushes compare and whether a straight flush stands."""
+    rules = parse_rules(config)
+    spades = [Play.from_cards(cards, rules) for cards in combinations(range(3, 52, 4), 5)]
+    hearts = [Play.from_cards(cards, rules) for cards in combinations(range(2, 52, 4), 5)]
+    rng = random.Random(config)
+    targets = rng.sample(hearts, 12) + [p for p in hearts if p.kind.label == "straight flush"][:4]
+    for target in targets + rng.sample(spades, 4):
+        theirs = frozenset(cards_of(target.mask))
+        for play in spades:
+            if play.mask & target.mask:
+                continue
+            mine = frozenset(cards_of(play.mask))
+            assert beats(play, target, rules) == independent_beats(mine, theirs, rules), config

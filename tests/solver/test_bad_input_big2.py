@@ -437,6 +437,14 @@ def test_advise_history_contradictions_name_the_turn(history: str, names: str) -
     assert_one_error(*invoke(["big2", "advise", hand, "--history", history]), names=names)
 
 
+def test_advise_history_opened_alone_under_the_online_rules() -> None:
+    hand = "4c 5c 6d 9h 9s Jd Qd Kd Ac 2c 2s 6h 7h"
+    args = ["big2", "advise", hand, "--rules", "online", "--history"]
+    names = "turn 1: player 2: the deal's first play is 3d alone"
+    assert_one_error(*invoke([*args, "2: 3d 3c; 3: pass"]), names=names)
+    assert_one_error(*invoke([*args, "2: 3d; 3: 5d; 4: 4s"]), names="4s does not beat 5d")
+
+
 @pytest.mark.parametrize(
     ("args", "names"),
     [

@@ -47,6 +47,9 @@ RULE_CASES = {
     "two-pair-quads": make_rules("seed", two_pair=True, quads="alone"),
     "straight-order": make_rules("seed", straight_order="23456-high"),
     "taiwan-final-bombs": make_rules("taiwan", pass_final=True, bombs=True),
+    "online": make_rules("online"),
+    "two-pair-alone": make_rules("seed", two_pair_alone=True, quads="alone", two_pair=True),
+    "online-bombs": make_rules("online", straights="ace-ends", bombs=True, quads="alone"),
 }
 SHAPES = [(2, 6, 6), (3, 4, 12), (4, 4, 12)]
 
@@ -61,10 +64,11 @@ def test_matches_minimax(name: str, players: int, most: int, count: int) -> None
         assert _engine_answer(position, rules) == minimax_answer(position, rules), position
 
 
-@pytest.mark.parametrize("name", ["seed", "taiwan", "pass-final", "bombs"])
+@pytest.mark.parametrize("name", ["seed", "taiwan", "pass-final", "bombs", "online"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_start_of_deal_matches_minimax(name: str, players: int) -> None:
-    """At the start the holder of the lowest card leads, and every lead holds that card."""
+    """At the start the holder of the lowest card leads, and every lead holds that card (and
+    is that card alone where the rules open alone)."""
     rules = RULE_CASES[name]
     rng = random.Random(f"start {name} {players}")
     for _ in range(4):
@@ -78,6 +82,8 @@ def test_start_of_deal_matches_minimax(name: str, players: int) -> None:
             m.play is not None and m.play.mask >> low & 1
             for m in solve_position(start, rules).moves
         )
+        if rules.open_alone:
+            assert [m.play.mask for m in solve_position(start, rules).moves if m.play] == [1 << low]
 
 
 def replay(result: GameResult, rules: Rules) -> int:

@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from handsolver.models.big2 import Play, make_rules, play_kind
+from handsolver.models.big2 import Play, make_rules, parse_switches, play_kind
 from handsolver.models.big2_order import play_strength
 from handsolver.models.big2_rules import PROFILES, Rules
 from handsolver.models.cards import cards_of, mask_of
@@ -28,22 +28,34 @@ from handsolver.solver.big2.table.playout_compiled import CompiledDeal
 from handsolver.solver.big2.table.views import Table
 from tests.big2_minimax import MState, moves_of, next_state
 
-DEALS = 150  # per profile and switches: 3,000 in all
+DEALS = 150  # per profile and switches: 4,500 in all
+
+
+# The switches of play no profile has on, each with a profile that has them off.
+SWITCHES = [
+    "seed --two-pair-alone --quads alone-or-kicker",
+    "hk --two-pair-alone --two-pair --flush-order high-card",
+    "pusoy-dos --unbeatable-straight-flush --quads no-kicker",
+]
 
 
 def _rules_cases() -> list[tuple[str, bool, bool]]:
-    return [
+    profiles = [
         (profile, bombs, pass_final)
         for profile in PROFILES
         for bombs in (False, True)
         for pass_final in (False, True)
     ]
+    return profiles + [(switches, on, on) for switches in SWITCHES for on in (False, True)]
 
 
 def _deal(rng: random.Random) -> tuple[int, ...]:
     players = rng.choice([2, 3, 4])
-    size = rng.choice([3, 5, 7, 9])
-    deck = rng.sample(range(52), 52)
+    # A third of the deals from two suits, so that flushes and straight flushes meet.
+    suits = rng.choice([4, 4, 2])
+    pool = [card for card in range(52) if card % 4 < suits]
+    size = min(rng.choice([3, 5, 7, 9]), len(pool) // players)
+    deck = rng.sample(pool, len(pool))
     return tuple(mask_of(deck[i * size : (i + 1) * size]) for i in range(players))
 
 
@@ -139,7 +151,8 @@ def walk(rules: Rules, hands: tuple[int, ...], rng: random.Random) -> int:
 
 @pytest.mark.parametrize(("profile", "bombs", "pass_final"), _rules_cases())
 def test_every_copy_of_the_rules_steps_alike(profile: str, bombs: bool, pass_final: bool) -> None:
-    rules = make_rules(profile, bombs=bombs, pass_final=pass_final)
+    name, *words = profile.split()
+    rules = make_rules(name, bombs=bombs, pass_final=pass_final, **parse_switches(words))
     rng = random.Random(f"lockstep {profile} {bombs} {pass_final}")
     steps = sum(walk(rules, _deal(rng), rng) for _ in range(DEALS))
     assert steps > 10 * DEALS  # deals of many turns, passes and new tricks among them

@@ -31,6 +31,8 @@ RULES = [
     make_rules("taiwan", players=3),
     make_rules("seed", bombs=True),
     make_rules("western", two_pair=True, quads="alone"),
+    make_rules("online"),
+    make_rules("seed", two_pair_alone=True, quads="alone", open_alone=True),
 ]
 
 

@@ -55,7 +55,9 @@ BASE = {
     "straights": "ace-ends",
     "triples": True,
     "two_pair": False,
+    "two_pair_alone": False,
     "quads_alone": False,
+    "quads_kicker": True,
     "flushes": True,
     "dragon": False,
 }
@@ -65,6 +67,9 @@ FACTS = {
     "taiwan": BASE | {"flushes": False},
     "pusoy-dos": BASE | {"straights": "two-high"},
     "western": BASE | {"straights": "no-twos"},
+    # Two pair and four of a kind as four-card plays, no four of a kind + 1.
+    "online": BASE
+    | {"straights": "two-high", "two_pair_alone": True, "quads_alone": True, "quads_kicker": False},
 }
 # Each switch on its own, and a few together.
 CONFIGS = [
@@ -79,6 +84,10 @@ CONFIGS = [
     "taiwan --no-triples --quads alone-or-kicker",
     "pusoy-dos --dragon --no-triples",
     "western --two-pair --quads alone-or-kicker",
+    "seed --two-pair-alone",
+    "seed --two-pair-alone --quads alone-or-kicker --two-pair",
+    "seed --quads no-kicker",
+    "online --no-triples --quads with-kicker",
 ]
 
 
@@ -91,7 +100,9 @@ def facts_of(config: str) -> dict[str, Any]:
         if word == "--straights":
             facts["straights"] = words.pop(0)
         elif word == "--quads":
-            facts["quads_alone"] = words.pop(0) == "alone-or-kicker"
+            how = words.pop(0)
+            facts["quads_alone"] = how in ("alone-or-kicker", "no-kicker")
+            facts["quads_kicker"] = how != "no-kicker"
         elif word.startswith("--no-"):
             facts[word[5:].replace("-", "_")] = False
         else:
@@ -105,6 +116,8 @@ def kind_of(cards: tuple[int, ...], facts: dict[str, Any]) -> str | None:
     suits = {card_name(card)[1] for card in cards}
     size = len(cards)
     one_rank = len(ranks) == 1
+    if size == 4 and sorted(ranks.values()) == [2, 2] and facts["two_pair_alone"]:
+        return "TWO_PAIR_ALONE"
     if size in (1, 2, 3, 4):
         allowed = {1: True, 2: True, 3: facts["triples"], 4: facts["quads_alone"]}[size]
         return ("SINGLE", "PAIR", "TRIPLE", "FOUR")[size - 1] if one_rank and allowed else None
@@ -120,7 +133,7 @@ def kind_of(cards: tuple[int, ...], facts: dict[str, Any]) -> str | None:
     if shape == [2, 3]:
         return "FULL_HOUSE"
     if shape == [1, 4]:
-        return "FOUR_OF_A_KIND"
+        return "FOUR_OF_A_KIND" if facts["quads_kicker"] else None
     return "TWO_PAIR" if shape == [1, 2, 2] and facts["two_pair"] else None
 
 
@@ -259,6 +272,9 @@ DIFFERENCES = [
     ("7c 7d 7h 7s", "seed --quads alone-or-kicker", "seed"),
     ("7c 7d 9h 9s Kc", "seed --two-pair", "seed"),
     ("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ad", "seed --dragon", "seed"),
+    ("7c 7d 9h 9s", "seed --two-pair-alone", "seed --two-pair"),
+    ("7c 7d 7h 7s", "online", "seed"),
+    ("7c 7d 7h 7s 9s", "seed", "online"),
 ]
 
 
@@ -290,7 +306,21 @@ def test_named_profiles_are_the_documented_facts() -> None:
             facts["flushes"],
             facts["dragon"],
         )
-    assert [PROFILES[name].suit_order for name in FACTS] == ["shcd", "shcd", "shdc", "dhsc", "shcd"]
+    assert [PROFILES[name].suit_order for name in FACTS] == [
+        "shcd",
+        "shcd",
+        "shdc",
+        "dhsc",
+        "shcd",
+        "shcd",
+    ]
+    online = PROFILES["online"]
+    assert (online.two_pair_alone, online.quads.value, online.flush_order.value) == (
+        True,
+        "no-kicker",
+        "high-card",
+    )
+    assert online.unbeatable_straight_flush and online.open_alone
 
 
 def test_full_deck_play_counts_by_profile() -> None:
@@ -321,6 +351,11 @@ def test_full_deck_play_counts_by_profile() -> None:
         p.kind.label for p in iter_legal_plays(FULL_DECK_MASK, (4,), make_rules(quads="alone"))
     )
     assert alone["four of a kind"] == 13 and len(deck) == 52
+    online = Counter(
+        p.kind.label for p in iter_legal_plays(FULL_DECK_MASK, (4, 5), PROFILES["online"])
+    )
+    assert online["two pair"] == 78 * 36 and online["four of a kind"] == 13
+    assert online["four of a kind + 1"] == 0
 
 
 # --- the engines against the brute force -----------------------------------------------------
@@ -535,7 +570,7 @@ def test_the_same_hand_under_different_rules() -> None:
     counts = {
         name: json.loads(invoke("--json", "--rules", name, hand)[1])["count"] for name in PROFILES
     }
-    assert counts == {"seed": 4, "hk": 4, "taiwan": 5, "pusoy-dos": 4, "western": 4}
+    assert counts == {"seed": 4, "hk": 4, "taiwan": 5, "pusoy-dos": 4, "western": 4, "online": 4}
     # Q K A 2 3 is only a straight when straights wrap.
     assert json.loads(invoke("--json", "QS KD AH 2C 3D")[1])["count"] == 5
     assert json.loads(invoke("--json", "--straights", "wrap", "QS KD AH 2C 3D")[1])["count"] == 1
@@ -552,6 +587,9 @@ def test_the_same_hand_under_different_rules() -> None:
         (["--no-flushes", "--flush-order", "rank", HAND], "contradicts no flushes"),
         (["--straights", "bent", HAND], "--straights: straights 'bent' is not one of"),
         (["--quads", "five", HAND], "--quads: quads 'five' is not one of"),
+        (["--flush-order", "top", HAND], "--flush-order: flush order 'top' is not one of"),
+        (["--open-alone", "--no-open-alone", HAND], "--open-alone contradicts --no-open-alone"),
+        (["--rules", "online", "--flush-order", "suit", "--no-flushes", HAND], "contradicts"),
         (["--suit-order", "shc", HAND], "--suit-order: the suit order 'shc' must list"),
         (["check", "--rules", "nope", "3c", "3c"], "unknown rules 'nope'"),
         (["batch", "-", "--two-pair", "--no-two-pair"], "--two-pair contradicts"),

@@ -22,6 +22,7 @@ from handsolver.solver.big2.table.tournament import play_tournament
 from handsolver.solver.big2.table.tournament_games import GameRecord
 from handsolver.solver.big2.table.views import TableView, deal_score
 from handsolver.solver.cli import app
+from tests.big2_minimax import beats as minimax_beats
 
 runner = CliRunner()
 
@@ -54,12 +55,17 @@ def referee(game: GameRecord, rules: Rules) -> None:
             assert play_kind(move.mask, rules) is move.kind
             if number == 0:
                 assert move.mask >> lowest & 1, "the first play must hold the lowest card"
+                if rules.open_alone:
+                    assert move.mask == 1 << lowest, "the first play is the lowest card alone"
             if target is not None:
                 target_play = target[0]
                 if move.kind.size == 1 and target_play.kind.size == 1:
                     mine, theirs = cards_of(move.mask)[0], cards_of(target_play.mask)[0]
                     assert big2_key(mine, rules) > big2_key(theirs, rules)
                 else:
+                    # The tests' own order of plays (tests/big2_minimax.py).
+                    mine_set = frozenset(cards_of(move.mask))
+                    assert minimax_beats(mine_set, frozenset(cards_of(target_play.mask)), rules)
                     assert beats(move, target_play, rules)
             hands[seat] ^= move.mask
             if not hands[seat]:
@@ -85,6 +91,8 @@ def referee(game: GameRecord, rules: Rules) -> None:
         (("random", "random", "random", "greedy"), make_rules("seed", pass_final=True)),
         (("random", "random", "random"), make_rules("taiwan", players=3)),
         (("random", "fewest"), make_rules("hk", bombs=True, pass_final=True)),
+        (("shed", "greedy", "random", "learned"), make_rules("online")),
+        (("random", "fewest", "random"), make_rules("online", bombs=True, quads="alone")),
     ],
 )
 def test_games_replay_legally_and_seats_rotate(names: tuple[str, ...], rules: Rules) -> None:

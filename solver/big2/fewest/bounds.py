@@ -30,6 +30,8 @@ class PlayBounds:
     extra_four: int
     cost: tuple[int, ...]
     items: tuple[tuple[int, ...], ...]
+    least_size: int = 5
+    """The fewest cards a play of several ranks holds (4 where two pair alone is a play)."""
 
     def small(self, rest: CardSet) -> int:
         """See :func:`small_plays_needed`."""
@@ -63,7 +65,7 @@ class PlayBounds:
                     items[item] += n
         cards = rest.bit_count()
         best = small if least == 0 else cards
-        for plays in range(max(least, 1), cards // 5 + 1):
+        for plays in range(max(least, 1), cards // self.least_size + 1):
             budget = size * plays
             saved = 0
             for item in (1, 2, 3, 4):
@@ -79,7 +81,8 @@ class PlayBounds:
 def play_bounds(rules: Rules) -> PlayBounds:
     """The bounds of ``rules`` (cached: fetch once per search, not per node)."""
     cost = rules.small_cost
-    return PlayBounds(cost[3] - 1, cost[4] - 1, cost, saving_items(rules))
+    least_size = 4 if rules.two_pair_alone else 5
+    return PlayBounds(cost[3] - 1, cost[4] - 1, cost, saving_items(rules), least_size)
 
 
 def small_plays_needed(rest: CardSet, rules: Rules = SEED_RULES) -> int:
@@ -123,7 +126,8 @@ def saving_items(rules: Rules) -> tuple[tuple[int, ...], ...]:
 
 def fewest_with_fives(rest: CardSet, least: int, rules: Rules = SEED_RULES, size: int = 5) -> int:
     """A lower bound on the plays for ``rest`` when at least ``least`` of them take several
-    ranks (five-card plays, at most ``size`` cards each; 13 where a dragon may come).
+    ranks (five-card plays or two pair alone, at most ``size`` cards each; 13 where a dragon
+    may come).
 
     Relax those plays to "any ``size`` cards": taking cards out of the one-rank plays saves at
     most one play per item of :func:`saving_items`, and the smallest items go first.  Under

@@ -1,8 +1,8 @@
 """The strengthened CP-SAT model that counts interchangeable plays instead of naming them: one
 integer per straight window (the windows of the rules), one Boolean per full-house and
-four-of-a-kind rank pair, an integer per two-pair rank triple and for dragons where the rules
-have them, a flush flag per card where they have flushes, the one-rank plays per rank, and the
-count bounded below.
+four-of-a-kind rank pair, an integer per two-pair rank triple (two pair + 1), per rank pair
+(two pair alone) and for dragons where the rules have them, a flush flag per card where they
+have flushes, the one-rank plays per rank, and the count bounded below.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from handsolver.models.big2 import SEED_RULES, Play, PlayKind, Rules
+from handsolver.models.big2 import SEED_RULES, Play, PlayKind, Quads, Rules
 from handsolver.models.cards import Card, CardSet, cards_of, rank_mask
 from handsolver.solver.big2.fewest.bounds import plays_lower_bound
 from handsolver.solver.big2.fewest.partition import (
@@ -39,7 +39,8 @@ class StrongModel:
     ``in_flush[card]`` puts a card in some flush of its suit (``flushes[suit]`` of them);
     ``straights[window]`` (an index into ``rules.straight_ranks``),
     ``full_houses[(triple rank, pair rank)]``, ``fours[(quad rank, kicker rank)]``,
-    ``two_pairs[(low pair rank, high pair rank, kicker rank)]`` and ``dragons`` count plays that
+    ``two_pairs[(low pair rank, high pair rank, kicker rank)]``,
+    ``two_pairs_alone[(low pair rank, high pair rank)]`` and ``dragons`` count plays that
     need ranks, not particular cards; ``left[(rank, n)]`` says ``n`` cards of the rank are
     played in one-rank plays; ``straight_flushes[(suit, window)]`` exist only when preferring
     strong plays.
@@ -55,6 +56,7 @@ class StrongModel:
     full_houses: dict[tuple[int, int], Any]
     fours: dict[tuple[int, int], Any]
     two_pairs: dict[tuple[int, int, int], Any]
+    two_pairs_alone: dict[tuple[int, int], Any]
     dragons: Any
     left: dict[tuple[int, int], Any]
 
@@ -126,7 +128,7 @@ def build_strong_model(
             full_houses[high, low] = var
             uses[high].append(3 * var)
             uses[low].append(2 * var)
-        if counts[high] == 4 and counts[low] >= 1:
+        if counts[high] == 4 and counts[low] >= 1 and rules.quads is not Quads.NO_KICKER:
             var = model.new_bool_var(f"four {high} with {low}")
             fours[high, low] = var
             uses[high].append(4 * var)
@@ -146,6 +148,16 @@ def build_strong_model(
                     uses[low].append(2 * var)
                     uses[high].append(2 * var)
                     uses[kicker].append(var)
+
+    two_pairs_alone: dict[tuple[int, int], Any] = {}
+    if rules.two_pair_alone:
+        for low, high in itertools.combinations(range(13), 2):
+            most = min(counts[low], counts[high]) // 2
+            if most:
+                var = model.new_int_var(0, most, f"two pair {low} {high} alone")
+                two_pairs_alone[low, high] = var
+                uses[low].append(2 * var)
+                uses[high].append(2 * var)
 
     dragons: Any = 0
     if rules.dragon and min(counts):
@@ -173,6 +185,7 @@ def build_strong_model(
         + sum(full_houses.values())
         + sum(fours.values())
         + sum(two_pairs.values())
+        + sum(two_pairs_alone.values())
         + dragons
         + sum(cost[n] * var for (_, n), var in left.items())
     )
@@ -189,6 +202,7 @@ def build_strong_model(
         full_houses,
         fours,
         two_pairs,
+        two_pairs_alone,
         dragons,
         left,
     )
@@ -215,6 +229,7 @@ def _preference_objective(strong: StrongModel, prefer: Prefer) -> Any:
         sum(strong.straights.values()),
         sum(strong.two_pairs.values()),
         left_plays(PlayKind.FOUR),
+        sum(strong.two_pairs_alone.values()),
         left_plays(PlayKind.TRIPLE),
         left_plays(PlayKind.PAIR),
     ]
@@ -251,6 +266,8 @@ def _strong_plays(mask: CardSet, strong: StrongModel, solver: Any, prefer: Prefe
         wanted += [[(high, 4), (low, 1)]] * value(var)
     for (low, high, kicker), var in strong.two_pairs.items():
         wanted += [[(low, 2), (high, 2), (kicker, 1)]] * value(var)
+    for (low, high), var in strong.two_pairs_alone.items():
+        wanted += [[(low, 2), (high, 2)]] * value(var)
     if not isinstance(strong.dragons, int):
         wanted += [[(rank, 1) for rank in range(13)]] * value(strong.dragons)
     for need in wanted:
@@ -303,6 +320,7 @@ def _all_vars(strong: StrongModel) -> Iterator[Any]:
         strong.full_houses,
         strong.fours,
         strong.two_pairs,
+        strong.two_pairs_alone,
         strong.left,
     ):
         yield from group.values()

@@ -26,7 +26,8 @@ class Prefer(StrEnum):
     """Fewest single-card plays."""
     STRONGEST = "strongest"
     """Most dragons, then straight flushes, four of a kind + 1, full houses, flushes,
-    straights, two pair + 1, four of a kind alone, triples, pairs (compared in that order)."""
+    straights, two pair + 1, four of a kind alone, two pair alone, triples, pairs (compared in
+    that order)."""
 
 
 class Method(StrEnum):
@@ -133,6 +134,7 @@ STRENGTH_ORDER = (
     PlayKind.STRAIGHT,
     PlayKind.TWO_PAIR,
     PlayKind.FOUR,
+    PlayKind.TWO_PAIR_ALONE,
     PlayKind.TRIPLE,
     PlayKind.PAIR,
 )

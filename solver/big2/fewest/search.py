@@ -1,5 +1,5 @@
-"""The exact search: every set of disjoint plays of several ranks (five-card plays and
-dragons), pruned by the lower bounds; the fastest engine for small hands.
+"""The exact search: every set of disjoint plays of several ranks (five-card plays, two pair
+alone and dragons), pruned by the lower bounds; the fastest engine for small hands.
 """
 
 from __future__ import annotations
@@ -7,7 +7,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from handsolver.models.big2 import SEED_RULES, Rules, dragon_masks, five_card_masks
+from handsolver.models.big2 import (
+    SEED_RULES,
+    Rules,
+    dragon_masks,
+    five_card_masks,
+    four_card_masks,
+)
 from handsolver.models.cards import Card, CardSet, cards_of, rank_mask
 from handsolver.solver.big2.fewest.bounds import play_bounds
 from handsolver.solver.big2.fewest.partition import (
@@ -25,18 +31,21 @@ def optimal_five_sets(
 ) -> tuple[int, list[tuple[CardSet, ...]]]:
     """The fewest plays, and the first (or every) set of several-rank plays reaching it.
 
-    Sets are built in a fixed order, dragons first and then :func:`five_card_masks`, each set
-    once; a branch stops when even another such play and the count bound on what is left
-    cannot do better.
+    Sets are built in a fixed order, dragons first, then :func:`five_card_masks` and
+    :func:`four_card_masks` (two pair alone), each set once; a branch stops when even another
+    such play and the count bound on what is left cannot do better.
     """
     fives = five_card_masks(hand, rules)
+    fours = four_card_masks(hand, rules)
     dragons = list(dragon_masks(hand)) if rules.dragon else []
-    plays = dragons + fives
-    sizes = [13] * len(dragons) + [5] * len(fives)
-    # The largest play that may come after index i: a dragon, or five cards.
-    next_size = [13] * len(dragons) + [5] * len(fives)
-    if dragons:
-        next_size[len(dragons) - 1] = 5 if fives else 13
+    plays = dragons + fives + fours
+    sizes = [13] * len(dragons) + [5] * len(fives) + [4] * len(fours)
+    # The largest and the smallest play that may come after index i (0: none).
+    next_size, next_least = [0] * len(sizes), [0] * len(sizes)
+    for index in range(len(sizes) - 2, -1, -1):
+        after = sizes[index + 1]
+        next_size[index] = max(after, next_size[index + 1])
+        next_least[index] = min(after, next_least[index + 1] or after)
     bounds = play_bounds(rules)
     small, with_fives = bounds.small, bounds.with_fives
     best = small(hand)
@@ -57,7 +66,7 @@ def optimal_five_sets(
                 found = [(*chosen, play)]
             elif cost == best and collect_all:
                 found.append((*chosen, play))
-            if cards - sizes[index] >= 5:
+            if next_least[index] and cards - sizes[index] >= next_least[index]:
                 reachable = taken + with_fives(after, 1, next_size[index])
                 if reachable < best or (collect_all and reachable == best):
                     extend(after, index + 1, (*chosen, play))

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from handsolver.models.big2 import SEED_RULES, IllegalPlayError, Play, Rules, play_kind
-from handsolver.models.big2_order import lowest_card, play_strength
+from handsolver.models.big2_order import lowest_card, may_open, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name, cards_of
 from handsolver.solver.big2.game.kernel_layout import MOST_CARDS
 from handsolver.solver.big2.game.plays import PlayTuple
@@ -294,7 +294,7 @@ def solve_position(
     root = root_state(position, rules)
     mover, players = position.to_move, len(position.hands)
     must_hold = 1 << lowest_card(sum(position.hands), rules) if position.start else 0
-    moves = [move for move in search.moves(root) if move[0] & must_hold == must_hold]
+    moves = [move for move in search.moves(root) if may_open(move[0], must_hold, rules)]
     # Listed for the reader, not in search order: larger plays first, the lowest of each size
     # first, a pass last.
     moves.sort(key=lambda move: (not move[0], -move[1], move[2]))

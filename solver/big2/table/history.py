@@ -121,6 +121,8 @@ def _after(table: Table, number: int, turn: Said, rules: Rules) -> Table:
         raise InputError(
             f"{who}: the deal's first play holds {card_name(low)}, the lowest card dealt"
         )
+    if not table.history and mask and rules.open_alone and mask != 1 << low:
+        raise InputError(f"{who}: the deal's first play is {card_name(low)} alone")
     if turn.player - 1 != table.to_move:
         raise InputError(f"{who} moves, but it is player {table.to_move + 1}'s turn")
     legal = {0 if move is None else move.mask: move for move in table.view().legal_moves()}

@@ -12,7 +12,8 @@ move the seat made; :meth:`Reading.misfits` counts the turns it does not:
   between the play beaten and its own;
 * the same on a play of five cards, among the plays of five cards;
 * a lead: no play of more cards, nor a lower one of its size (at the deal's first play, among
-  the plays that hold the lowest card);
+  the plays that hold the lowest card; where the deal opens with the lowest card alone, that
+  first play is forced and tells nothing);
 * on a single two where the rules have bombs, or a dragon led: greedy replayed on the hand.
 
 Plays of five cards of equal strength (straights of one top card) are not told apart: which of
@@ -206,7 +207,8 @@ def _turn(
 ) -> _Turn:
     """The turn ``move`` (None: a pass) on the play ``facing`` (None on a lead) as facts (see
     the module); ``must`` holds the lowest card at a deal's first play."""
-    small = rules.small_sizes
+    # Where two pair alone is a play, plays of four cards are replayed, not read by rank.
+    small = tuple(size for size in rules.small_sizes if size != 4 or not rules.two_pair_alone)
     made = 0 if move is None else move.mask
     made_strength = _ABOVE_ALL if move is None else play_strength(move, rules)
     if facing is None:
@@ -214,7 +216,8 @@ def _turn(
         size = move.kind.size
         if size == 5:
             return _Turn(later, window=_Window(-1, made_strength, must, True))
-        if size not in small:
+        # Where two pair alone is a play, a lead of fewer cards says no two pair was held.
+        if size not in small or rules.two_pair_alone:
             return _Turn(later, replay=(0, 0, must, made))
         singles = _singles(rules, -1, made_strength) if size == 1 else 0
         sets = {m for m, s in _one_rank(rules, size) if s < made_strength} if size > 1 else set()
@@ -252,7 +255,8 @@ def greedy_readings(view: TableView, opponents: list[int]) -> tuple[Reading | No
     last: Play | None = None
     by = -1
     for index, (seat, move) in enumerate(history):
-        if seat in turns and seat not in broken:
+        forced = index == 0 and rules.open_alone  # the lowest card alone tells nothing
+        if seat in turns and seat not in broken and not forced:
             must = 0
             if index == 0:
                 assert move is not None  # a deal's first play is never a pass

@@ -139,11 +139,14 @@ def shed_move(view: TableView) -> Move:
     if view.beat is not None:
         size, strength = view.beat.kind.size, play_strength(view.beat, rules)
     danger = min(count for seat, count in enumerate(view.counts) if seat != view.seat)
+    moves = view.legal_moves()
+    if len(moves) == 1:  # forced (a deal opened by the lowest card alone)
+        return moves[0]
     must = 1 << lowest_card(view.hand, rules) if view.start else 0
     play = shed_choice(hand_plays(view.hand, rules), view.hand, size, strength, danger, must)
     if play is None:
         return None
-    return next(move for move in view.legal_moves() if move is not None and move.mask == play[0])
+    return next(move for move in moves if move is not None and move.mask == play[0])
 
 
 @dataclass(frozen=True)

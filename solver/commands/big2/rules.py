@@ -62,14 +62,20 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
     "triples": (_flag("--triples", "Triples are a play."), False),
     "no_triples": (_flag("--no-triples", "Triples are not a play."), False),
     "two_pair": (_flag("--two-pair", "Two pair + one card is a five-card play."), False),
-    "no_two_pair": (_flag("--no-two-pair", "Two pair is not a play."), False),
+    "no_two_pair": (_flag("--no-two-pair", "Two pair + one card is not a play."), False),
+    "two_pair_alone": (
+        _flag("--two-pair-alone", "Two pair is a four-card play, below four of a kind alone."),
+        False,
+    ),
+    "no_two_pair_alone": (_flag("--no-two-pair-alone", "Two pair alone is not a play."), False),
     "quads": (
         Annotated[
             str | None,
             typer.Option(
                 "--quads",
                 metavar="HOW",
-                help="Four of a kind: with-kicker (a five-card play only) or alone-or-kicker.",
+                help="Four of a kind: with-kicker (a five-card play only), alone-or-kicker, "
+                "or no-kicker (a four-card play only).",
                 rich_help_panel=_PANEL,
             ),
         ],
@@ -83,7 +89,8 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
             typer.Option(
                 "--flush-order",
                 metavar="BY",
-                help="Flushes compare by rank first or by suit first.",
+                help="How flushes compare: rank (card by card from the top, as in poker), "
+                "suit (the suit first) or high-card (the highest card alone, as singles).",
                 rich_help_panel=_PANEL,
             ),
         ],
@@ -132,6 +139,25 @@ _OPTIONS: dict[str, tuple[Any, Any]] = {
         False,
     ),
     "no_bombs": (_flag("--no-bombs", "Nothing but a higher single beats a single 2."), False),
+    "unbeatable_straight_flush": (
+        _flag(
+            "--unbeatable-straight-flush",
+            "Nothing beats a straight flush, not even a higher straight flush.",
+        ),
+        False,
+    ),
+    "no_unbeatable_straight_flush": (
+        _flag("--no-unbeatable-straight-flush", "A higher straight flush beats a straight flush."),
+        False,
+    ),
+    "open_alone": (
+        _flag("--open-alone", "The deal's first play is the lowest card (3 of diamonds) alone."),
+        False,
+    ),
+    "no_open_alone": (
+        _flag("--no-open-alone", "The deal's first play is any play holding the lowest card."),
+        False,
+    ),
     "players": (
         Annotated[
             str | None,
