@@ -70,9 +70,16 @@ from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name
 from handsolver.solver.batch import run_batch
 from handsolver.solver.big2.game.positions import Position, check_position, root_state
-from handsolver.solver.big2.game.state import DealState
+from handsolver.solver.big2.game.state import DealState, Outcome
 from handsolver.solver.big2.table.line_search import deal_won
+from handsolver.solver.big2.table.opponents import (
+    CANDIDATES,
+    OPPONENT_MODELS,
+    TYPES,
+    weighted_deals,
+)
 from handsolver.solver.big2.table.playout import Policy, greedy_choice, hand_plays, shed_choice
+from handsolver.solver.big2.table.playout_learned import Reply, beat_after, replies_until
 from handsolver.solver.big2.table.reading import fitted_deals, greedy_readings
 from handsolver.solver.big2.table.sampling import (
     FULL_DECK,
@@ -117,6 +124,8 @@ LINE_MOVES = 6
 TABLE_SAMPLES = 32
 TABLE_NODES = 1_000
 TABLE_SOLVE_CARDS = 12
+DEFAULT_OPPONENTS = "mix"
+LEARNED = TYPES.index("learned")
 PLAYER_POLICIES: tuple[Policy, ...] = (shed_choice, greedy_choice)
 """The player's policies in a playout, tried in turn until one goes out first."""
 
@@ -142,6 +151,7 @@ class AdviceSettings:
     reading: bool = True
     passes: int = 0
     compiled: bool = True
+    opponents: str = DEFAULT_OPPONENTS
 
 
 DEFAULT_ADVICE = AdviceSettings()
@@ -233,24 +243,58 @@ def advise(
     if len(view.counts) == 4:
         _check_all_dealt(view, unseen, counts)
     pool = unseen & ~known_undealt(view)
-    deals = sample_hands(pool, counts, samples=settings.samples, seed=settings.seed)
     consistent = consistent_deals(pool, counts)
-    readings = greedy_readings(view, opponents) if settings.reading else ()
-    if consistent > 1 and any(reading is not None for reading in readings):
-        undealt = [pool & ~sum(deal) for deal in deals]
-        deals = fitted_deals(deals, readings, undealt, settings.seed)
+    deals, learned = _sampled_deals(view, opponents, pool, counts, consistent, settings)
     check_position(_position(_seat_hands(view, opponents, deals[0]), view), view.rules)
     moves = view.legal_moves()
     if settings.passes:
         hands = [_seat_hands(view, opponents, deal) for deal in deals]
-        return _tree_advice(view, hands, moves, settings, consistent, progress)
-    jobs = [(_seat_hands(view, opponents, deal), view, moves, settings) for deal in deals]
+        return _tree_advice(view, hands, learned, moves, settings, consistent, progress)
+    hands = [_seat_hands(view, opponents, deal) for deal in deals]
+    replied = _replied(view, hands, learned, moves)
+    jobs = [
+        (deal, view, moves, settings, after) for deal, after in zip(hands, replied, strict=True)
+    ]
     results: Iterable[list[tuple[bool, int]]]
     results = run_batch(score_deal, jobs, workers=workers, scheduler=scheduler, chunksize=1)
     if progress is not None:
         results = progress(results, len(jobs), "big2 advise")
     scores = list(results)
     return _ranked(view, len(deals), moves, scores, consistent)
+
+
+def _sampled_deals(
+    view: TableView,
+    opponents: list[int],
+    pool: CardSet,
+    counts: tuple[int, ...],
+    consistent: int,
+    settings: AdviceSettings,
+) -> tuple[list[tuple[CardSet, ...]], list[frozenset[int]]]:
+    """The deals to score (the opponents' hands each) and, in each, the seats played by the
+    learned player's network (see the module)."""
+    if settings.opponents not in OPPONENT_MODELS:
+        raise InputError(
+            f"unknown opponents' model {settings.opponents!r}; use {', '.join(OPPONENT_MODELS)}",
+            about="opponents",
+        )
+    samples, seed = settings.samples, settings.seed
+    if settings.opponents == "greedy":
+        deals = sample_hands(pool, counts, samples=samples, seed=seed)
+        readings = greedy_readings(view, opponents) if settings.reading else ()
+        if consistent > 1 and any(reading is not None for reading in readings):
+            undealt = [pool & ~sum(deal) for deal in deals]
+            deals = fitted_deals(deals, readings, undealt, seed)
+        return deals, [frozenset()] * len(deals)
+    candidates = sample_hands(pool, counts, samples=samples * CANDIDATES, seed=seed)
+    drawn = weighted_deals(
+        view, opponents, candidates, samples, settings.opponents, seed, settings.reading
+    )
+    learned = [
+        frozenset(seat for seat, kind in zip(opponents, kinds, strict=True) if kind == LEARNED)
+        for kinds in drawn.types
+    ]
+    return drawn.deals, learned
 
 
 def _check_all_dealt(view: TableView, unseen: CardSet, counts: tuple[int, ...]) -> None:
@@ -286,9 +330,46 @@ def _seat_hands(
     return tuple(hands)
 
 
-def solve_deal(
-    job: tuple[tuple[CardSet, ...], TableView, list[Move], AdviceSettings],
-) -> list[bool | None]:
+Job: TypeAlias = tuple[
+    tuple[CardSet, ...], TableView, list[Move], AdviceSettings, tuple[Outcome, ...] | None
+]
+"""A deal to score: every hand, the view, its legal moves, the settings and, where the
+learned player's network plays some opponent, where each move leads once the opponents have
+replied (None: every opponent plays greedy's rule)."""
+
+
+def _replied(
+    view: TableView,
+    deals: list[tuple[CardSet, ...]],
+    learned: list[frozenset[int]],
+    moves: list[Move],
+) -> list[tuple[Outcome, ...] | None]:
+    """Per deal, where each move leads once the opponents have replied up to the player's next
+    turn, the seats ``learned[i]`` by the network (:func:`~.playout_learned.replies_until`,
+    once for every deal and move); None for a deal with no learned seat."""
+    if not any(learned):
+        return [None] * len(deals)
+    rules = view.rules
+    beat = 0 if view.beat is None else view.beat.mask
+    starts, where = [], []
+    for index, (hands, seats) in enumerate(zip(deals, learned, strict=True)):
+        if not seats:
+            continue
+        root = root_state(check_position(_position(hands, view), rules), rules)
+        plays = [hand_plays(hand, rules) for hand in hands]
+        for move in moves:
+            child = root.after(_tupled(move, rules), rules)
+            after = beat_after(_tupled(move, rules), beat, child)
+            starts.append(Reply(child, plays, view.played | _mask(move), after, seats))
+        where.append(index)
+    replies = iter(replies_until(starts, view.seat, rules))
+    out: list[tuple[Outcome, ...] | None] = [None] * len(deals)
+    for index in where:
+        out[index] = tuple(next(replies).outcome for _ in moves)
+    return out
+
+
+def solve_deal(job: Job) -> list[bool | None]:
     """Per move of the view, whether it keeps a forced win in this deal with every hand face up
     (None: not proven within the budget, or the deal is over the size the solver is tried on).
     Top level, so that pool workers and Dask can run it.
@@ -298,7 +379,7 @@ def solve_deal(
     move with its own budget."""
     from handsolver.solver.big2.game.search import GameSearch, OutOfBudget
 
-    hands, view, moves, settings = job
+    hands, view, moves, settings, _ = job
     if sum(hand.bit_count() for hand in hands) > settings.solve_cards:
         return [None] * len(moves)
     rules = view.rules
@@ -325,13 +406,11 @@ def solve_deal(
     return verdicts
 
 
-def score_deal(
-    job: tuple[tuple[CardSet, ...], TableView, list[Move], AdviceSettings],
-) -> list[tuple[bool, int]]:
+def score_deal(job: Job) -> list[tuple[bool, int]]:
     """Per move of the view, in this deal with every hand face up: whether its verdict was
     proven, and its score (1 or 0; see the module).  Top level, so that pool workers and Dask
     can run it."""
-    hands, view, moves, settings = job
+    hands, view, moves, settings, replied = job
     verdicts = solve_deal(job)
     rules = view.rules
     two_players = len(hands) == 2
@@ -340,12 +419,20 @@ def score_deal(
     policies: list[Policy] = [greedy_choice] * len(hands)
     refuted: set[DealState] = set()
     searched = _first_moves(view, moves, LINE_MOVES if settings.line_nodes else 0)
-    out = []
-    for index, (move, verdict) in enumerate(zip(moves, verdicts, strict=True)):
+    children: dict[int, Outcome] = {}
+    for index, verdict in enumerate(verdicts):
         if verdict or (verdict is False and two_players):
-            out.append((True, int(verdict)))
+            continue  # proven: no playout
+        if replied is None:
+            children[index] = root.after(_tupled(moves[index], rules), rules)
+        else:
+            children[index] = replied[index]
+    out = []
+    for index, verdict in enumerate(verdicts):
+        if index not in children:
+            out.append((True, int(bool(verdict))))
             continue
-        child = root.after(_tupled(move, rules), rules)
+        child = children[index]
         if isinstance(child, int):
             won = child == view.seat
         else:
@@ -357,9 +444,14 @@ def score_deal(
     return out
 
 
+def _mask(move: Move) -> CardSet:
+    return 0 if move is None else move.mask
+
+
 def _tree_advice(
     view: TableView,
     deals: list[tuple[CardSet, ...]],
+    learned: list[frozenset[int]],
     moves: list[Move],
     settings: AdviceSettings,
     consistent: int,
@@ -376,6 +468,8 @@ def _tree_advice(
     tree = PlayerTree(
         roots, view.seat, tupled, rules, PLAYER_POLICIES, settings.line_nodes, settings.compiled
     )
+    if any(learned):
+        tree.learned_replies(learned, view.played, 0 if view.beat is None else view.beat.mask)
     slices = min(passes, 100)
     steps: Iterable[int] = range(slices)
     if progress is not None:

@@ -90,12 +90,23 @@ class Greedy:
 
 def greedy_move(view: TableView) -> Move:
     """The greedy move (see the module)."""
-    plays = [move for move in view.legal_moves() if move is not None]
-    if not plays:
-        return None
-    if view.beat is not None:
-        return _lowest(plays, view.rules)
-    return _largest_lowest(plays, view.rules)
+    return greedy_among(view.legal_moves(), view.beat is not None, view.rules)
+
+
+def greedy_among(
+    moves: Sequence[Move], reply: bool, rules: Rules, strengths: Sequence[int] | None = None
+) -> Move:
+    """The greedy move among a turn's legal ``moves`` (``reply``: on a play to beat): the
+    lowest play, on a lead the lowest of the most cards.  ``strengths``: each move's
+    :func:`~handsolver.models.big2_order.play_strength` (any number for a pass), where known."""
+    if strengths is None:
+        strengths = [0 if move is None else play_strength(move, rules) for move in moves]
+    ranked = [
+        (0 if reply else -move.kind.size, strength, move)
+        for move, strength in zip(moves, strengths, strict=True)
+        if move is not None
+    ]
+    return min(ranked, key=lambda item: item[:2])[2] if ranked else None
 
 
 @dataclass(frozen=True)
