@@ -10,9 +10,10 @@ In each deal every legal move gets a score of 1 or 0:
   deal: the move scores 1 where it keeps a forced win (going out first against every other
   player together) and, with two players, 0 where it is proven not to.  Deals with more than
   ``solve_cards`` cards in hand are not searched;
-* elsewhere playouts (:mod:`.playout`): the deal played on to its end after the move, every
-  opponent playing the conventional program (``greedy``: the lowest play that beats, the
-  largest lowest lead) and the player each of :data:`PLAYER_POLICIES` in turn (the playout
+* elsewhere playouts (:mod:`.playout`): the deal played on to its end after the move (the
+  opponents' replies up to the player's next turn by their models, below), every opponent then
+  playing the conventional program (``greedy``: the lowest play that beats, the largest lowest
+  lead) and the player each of :data:`PLAYER_POLICIES` in turn (the playout
   policy :func:`~.playout.shed_choice`, then greedy's); the move scores 1
   when the player goes out first in either.  The player chooses its own later moves, so the
   better of two ways on stands for its play better than one fixed way does.  With three or four
@@ -24,7 +25,7 @@ In each deal every legal move gets a score of 1 or 0:
   line of the player's goes out first.  Against greedy opponents with every hand face up the
   player then wins far more often than by a playout; the budget keeps a decision quick.
 
-The opponents are modelled as greedy rather than as the player's own policy because the
+Past the replies the opponents play greedy rather than the player's own policy because the
 advisor played stronger so, against ``greedy`` and ``random`` opponents alike, in trials of a
 hundred deals while it was built: the policy that beats and leads the most models opponents
 who shed their cards fastest.
@@ -43,9 +44,22 @@ above without the solver (the playouts, then the line search).  A move's ``share
 share of the passes through it that won, ``passes`` how many went through it, ``exact`` 0, and
 the moves are ranked by passes, then share, then the order above.
 
+The opponents are modelled by ``settings.opponents`` (:mod:`.opponents`).  With ``mix`` (the
+default) or ``learned``, each opponent is one of the players of :data:`~.opponents.TYPES` (the
+learned player, greedy, a random player) with the model's prior; the sampled deals are
+weighted by how likely each opponent's turns are with the hand the deal gives it, a Bayesian
+mixture over the players, and drawn again in proportion (:func:`~.opponents.weighted_deals`),
+each opponent's player drawn from its posterior in the deal.  After each of the player's
+moves the opponents drawn as the learned player reply by its network, the others by greedy's
+rule, up to the player's next turn (:func:`~.playout_learned.replies_until`, once for every
+deal and move); the playouts and the line search go on from there with greedy opponents (the
+compiled playouts cannot run the network).  The solver's verdicts are the same whatever the
+model.  With ``greedy`` the turns are read as below and the opponents play greedy throughout.
+
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
-With ``reading`` on (the default), the opponents' turns are read as greedy's
+With ``reading`` on (the default) and the ``greedy`` model, the opponents' turns are read as
+greedy's
 (:mod:`.reading`): a hand fits a seat when greedy, holding it and the cards the seat played
 later, makes every move the seat made (a pass on a single means no higher single, a single led
 means no pair and no play of five cards, and so on), for every seat whose turns agree with

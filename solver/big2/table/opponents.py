@@ -11,7 +11,7 @@ to be one of the :data:`TYPES`, each giving every legal move of a turn a probabi
   of going out first, so a move 0.05 below the best is ``e`` times less likely), mixed with
   :data:`TREMBLE` spread evenly over the legal moves (a strong player who is not this
   network, or a slip);
-* ``greedy``: the conventional program's move (:func:`~.strategies.greedy_among`) with
+* ``greedy``: the conventional program's move (:func:`~.greedy_rule.greedy_among`) with
   probability 1 - :data:`TREMBLE`, the tremble spread evenly over the legal moves;
 * ``random``: every legal move alike.
 
@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from handsolver.models.cards import CardSet
 from handsolver.solver.big2.game.state import PlayTuple
+from handsolver.solver.big2.table.greedy_rule import greedy_among
 from handsolver.solver.big2.table.views import Move, Table, TableView
 
 if TYPE_CHECKING:
@@ -135,7 +136,6 @@ def turn_probabilities(turns: Sequence[ObservedTurn], hands: Sequence[CardSet]) 
         view_moves,
         view_state,
     )
-    from handsolver.solver.big2.table.strategies import greedy_among
 
     out = np.ones((len(turns), len(TYPES)))
     blocks, spans, states = [], [], {}

@@ -39,6 +39,7 @@ from handsolver.models.big2 import Play, Rules
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import STANDARD, CardSet, InputError, mask_of, parse_cards
 from handsolver.solver.big2.table.advise import TABLE_ADVICE, AdviceSettings, advise, fewest_count
+from handsolver.solver.big2.table.greedy_rule import greedy_among
 from handsolver.solver.big2.table.learned import Learned
 from handsolver.solver.big2.table.playout import hand_plays, shed_choice
 from handsolver.solver.big2.table.views import Move, Strategy, TableView
@@ -91,22 +92,6 @@ class Greedy:
 def greedy_move(view: TableView) -> Move:
     """The greedy move (see the module)."""
     return greedy_among(view.legal_moves(), view.beat is not None, view.rules)
-
-
-def greedy_among(
-    moves: Sequence[Move], reply: bool, rules: Rules, strengths: Sequence[int] | None = None
-) -> Move:
-    """The greedy move among a turn's legal ``moves`` (``reply``: on a play to beat): the
-    lowest play, on a lead the lowest of the most cards.  ``strengths``: each move's
-    :func:`~handsolver.models.big2_order.play_strength` (any number for a pass), where known."""
-    if strengths is None:
-        strengths = [0 if move is None else play_strength(move, rules) for move in moves]
-    ranked = [
-        (0 if reply else -move.kind.size, strength, move)
-        for move, strength in zip(moves, strengths, strict=True)
-        if move is not None
-    ]
-    return min(ranked, key=lambda item: item[:2])[2] if ranked else None
 
 
 @dataclass(frozen=True)
