@@ -242,6 +242,12 @@ def main() -> None:
         help="The advise seat's model of its opponents.",
     )
     parser.add_argument(
+        "--reply-rounds",
+        type=int,
+        default=TABLE_ADVICE.reply_rounds,
+        help="Rounds of the opponents' replies to a move played by their models in a playout.",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="Continue the matches stopped before their end (each saves its finished blocks).",
@@ -257,6 +263,7 @@ def main() -> None:
         reading=not args.no_reading,
         passes=args.passes,
         opponents=args.opponents,
+        reply_rounds=args.reply_rounds,
     )
     if table.passes:
         how = (
@@ -270,7 +277,8 @@ def main() -> None:
         )
     print(
         f"advise in tournaments: {table.samples} samples, {how}, turns read: "
-        f"{'yes' if table.reading else 'no'}, opponents modelled: {table.opponents}\n",
+        f"{'yes' if table.reading else 'no'}, opponents modelled: {table.opponents}, "
+        f"{table.reply_rounds} round(s) of their replies by the models\n",
         flush=True,
     )
     if "openings" in parts:

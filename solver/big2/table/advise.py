@@ -93,7 +93,7 @@ from handsolver.solver.big2.table.opponents import (
     weighted_deals,
 )
 from handsolver.solver.big2.table.playout import Policy, greedy_choice, hand_plays, shed_choice
-from handsolver.solver.big2.table.playout_learned import Reply, beat_after, replies_until
+from handsolver.solver.big2.table.playout_learned import Replied, Reply, beat_after, replies_until
 from handsolver.solver.big2.table.reading import fitted_deals, greedy_readings
 from handsolver.solver.big2.table.sampling import (
     FULL_DECK,
@@ -166,6 +166,7 @@ class AdviceSettings:
     passes: int = 0
     compiled: bool = True
     opponents: str = DEFAULT_OPPONENTS
+    reply_rounds: int = 1
 
 
 DEFAULT_ADVICE = AdviceSettings()
@@ -265,7 +266,7 @@ def advise(
         hands = [_seat_hands(view, opponents, deal) for deal in deals]
         return _tree_advice(view, hands, learned, moves, settings, consistent, progress)
     hands = [_seat_hands(view, opponents, deal) for deal in deals]
-    replied = _replied(view, hands, learned, moves)
+    replied = _replied(view, hands, learned, moves, settings.reply_rounds)
     jobs = [
         (deal, view, moves, settings, after) for deal, after in zip(hands, replied, strict=True)
     ]
@@ -357,10 +358,12 @@ def _replied(
     deals: list[tuple[CardSet, ...]],
     learned: list[frozenset[int]],
     moves: list[Move],
+    rounds: int = 1,
 ) -> list[tuple[Outcome, ...] | None]:
     """Per deal, where each move leads once the opponents have replied up to the player's next
     turn, the seats ``learned[i]`` by the network (:func:`~.playout_learned.replies_until`,
-    once for every deal and move); None for a deal with no learned seat."""
+    once for every deal and move), ``rounds`` times, the player's moves in between by
+    :func:`~.playout.shed_choice`; None for a deal with no learned seat."""
     if not any(learned):
         return [None] * len(deals)
     rules = view.rules
@@ -376,11 +379,33 @@ def _replied(
             after = beat_after(_tupled(move, rules), beat, child)
             starts.append(Reply(child, plays, view.played | _mask(move), after, seats))
         where.append(index)
-    replies = iter(replies_until(starts, view.seat, rules))
+    seat = view.seat
+    replies = replies_until(starts, seat, rules)
+    for _ in range(rounds - 1):
+        starts = [
+            _player_moved(start, reply, seat, rules)
+            for start, reply in zip(starts, replies, strict=True)
+        ]
+        replies = replies_until(starts, seat, rules)
+    replied = iter(replies)
     out: list[tuple[Outcome, ...] | None] = [None] * len(deals)
     for index in where:
-        out[index] = tuple(next(replies).outcome for _ in moves)
+        out[index] = tuple(next(replied).outcome for _ in moves)
     return out
+
+
+def _player_moved(start: Reply, reply: Replied, seat: int, rules: Rules) -> Reply:
+    """Where the replies stopped, the player's move by the playout policy, as a start of
+    further replies."""
+    state = reply.outcome
+    if isinstance(state, int):
+        return start._replace(outcome=state)
+    hands = state.hands
+    danger = min(hand.bit_count() for other, hand in enumerate(hands) if other != seat)
+    move = shed_choice(start.plays[seat], hands[seat], state.size, state.strength, danger, 0)
+    child = state.after(move, rules)
+    played = reply.played | (0 if move is None else move[0])
+    return Reply(child, start.plays, played, beat_after(move, reply.beat, child), start.learned)
 
 
 def solve_deal(job: Job) -> list[bool | None]:
