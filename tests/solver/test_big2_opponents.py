@@ -214,3 +214,17 @@ def test_an_unknown_model_is_an_input_error() -> None:
     _, view = _late_views([Learned()] * 4, 9, 1)[0]
     with pytest.raises(InputError, match="opponents"):
         advise(view, AdviceSettings(samples=2, opponents="strong"))
+
+
+def test_the_tree_with_learned_opponents_is_deterministic() -> None:
+    _, view = _late_views([Learned()] * 4, 12, 1)[0]
+    settings = AdviceSettings(samples=4, seed=2, passes=60, opponents="learned")
+    first = advise(view, settings)
+    assert first == advise(view, settings)
+    assert sum(move.passes for move in first.moves) == 60
+
+
+def test_more_rounds_of_replies_are_deterministic() -> None:
+    _, view = _late_views([Learned()] * 4, 20, 1)[0]
+    settings = replace(TABLE_ADVICE, samples=4, seed=2, opponents="learned", reply_rounds=3)
+    assert advise(view, settings) == advise(view, settings)
