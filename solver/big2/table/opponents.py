@@ -23,8 +23,10 @@ types (:data:`PRIORS`); under it the weight of a deal is the product over the op
 ``sum over types of prior(type) * likelihood(type)`` (each opponent is of one type, unknown),
 and the type of an opponent in that deal is drawn from its posterior there, proportional to
 ``prior(type) * likelihood(type)``.  :func:`weighted_deals` deals ``CANDIDATES`` times the
-deals asked for, weights them so and draws the deals asked for among them in proportion to
-their weights (systematic resampling), each with its opponents' types.
+deals asked for, weights them so, tempers the weights (:func:`tempered`: raised to a power
+below 1 where a few deals would take nearly all the weight, so that at least half as many
+deals as weighed keep some of it) and draws the deals asked for among them in proportion
+(systematic resampling), each with its opponents' types.
 
 >>> TYPES
 ('learned', 'greedy', 'random')
@@ -56,6 +58,7 @@ __all__ = [
     "TEMPERATURE",
     "TREMBLE",
     "TYPES",
+    "tempered",
     "ObservedTurn",
     "WeightedDeals",
     "deal_weights",
@@ -79,6 +82,9 @@ READ_TURNS = 12
 """An opponent's latest turns that are read, at most."""
 CANDIDATES = 1
 """Deals dealt per deal asked for, before the weighted draw."""
+MIN_ESS = 0.5
+"""The effective sample size the weights keep, at least, as a share of the deals weighed
+(:func:`tempered`)."""
 
 
 class ObservedTurn(NamedTuple):
@@ -254,7 +260,7 @@ def weighted_deals(
     likelihoods = [
         type_likelihoods(turns[k], [deal[k] for deal in candidates]) for k in range(len(opponents))
     ]
-    weights = deal_weights(likelihoods, prior)
+    weights = tempered(deal_weights(likelihoods, prior))
     total = float(weights.sum())
     rng = random.Random(seed)
     if total > 0 and math.isfinite(total):
@@ -273,6 +279,35 @@ def weighted_deals(
             drawn.append(_draw(mass, rng.random()) if mass.sum() > 0 else int(np.argmax(prior)))
         types.append(tuple(drawn))
     return WeightedDeals([candidates[k] for k in chosen], types, posterior)
+
+
+def tempered(weights: np.ndarray) -> np.ndarray:
+    """``weights`` raised to the largest power at most 1 whose effective sample size (the
+    square of their sum over the sum of their squares) is at least :data:`MIN_ESS` of their
+    count: the turns still rank the deals, but a few deals that fit best do not crowd out the
+    rest (adaptive tempering).  Zero weights stay zero."""
+    import numpy as np
+
+    positive = weights > 0
+    if not positive.any():
+        return weights
+    logs = np.where(positive, np.log(np.where(positive, weights, 1.0)), -np.inf)
+    logs = logs - logs[positive].max()
+
+    def powered(power: float) -> np.ndarray:
+        return np.where(positive, np.exp(power * np.where(positive, logs, 0.0)), 0.0)
+
+    def enough(power: float) -> bool:
+        shares = powered(power)
+        return shares.sum() ** 2 >= MIN_ESS * len(weights) * (shares**2).sum()
+
+    if enough(1.0):
+        return powered(1.0)
+    low, high = 0.0, 1.0
+    for _ in range(30):
+        middle = (low + high) / 2
+        low, high = (middle, high) if enough(middle) else (low, middle)
+    return powered(low)
 
 
 def _systematic(shares: np.ndarray, count: int, offset: float) -> list[int]:
