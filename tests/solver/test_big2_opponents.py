@@ -29,6 +29,7 @@ from handsolver.solver.big2.table.opponents import (
     TREMBLE,
     TYPES,
     deal_weights,
+    tempered,
     observed_turns,
     type_likelihoods,
     weighted_deals,
@@ -137,7 +138,7 @@ def test_the_weights_of_every_deal_are_the_brute_forces(model: str) -> None:
 def test_the_weighted_draw_follows_the_weights() -> None:
     _, view = _late_views([Learned()] * 4, 5, 1)[0]
     deals = _every_deal(_pool(view), view.counts[1:])
-    weights = _weights(view, deals, "mix")
+    weights = tempered(_weights(view, deals, "mix"))
     shares = weights / weights.sum()
     drawn = weighted_deals(view, [1, 2, 3], deals, 5000, "mix", seed=4)
     seen = Counter(drawn.deals)
@@ -147,6 +148,20 @@ def test_the_weighted_draw_follows_the_weights() -> None:
     # Each opponent's type drawn in proportion to prior * likelihood in its deal.
     assert len(drawn.types) == 5000 and all(len(kinds) == 3 for kinds in drawn.types)
     assert all(0 <= kind < len(TYPES) for kinds in drawn.types for kind in kinds)
+
+
+def test_tempered_weights_keep_half_an_effective_sample_and_their_order() -> None:
+    rng = np.random.default_rng(1)
+    for spread in (0.1, 5.0, 40.0):
+        weights = np.exp(rng.normal(0, spread, 64))
+        weights[3] = 0.0
+        out = tempered(weights)
+        ess = out.sum() ** 2 / (out**2).sum()
+        assert ess >= 0.5 * 64 - 1e-9
+        assert out[3] == 0
+        assert (np.argsort(out[weights > 0]) == np.argsort(weights[weights > 0])).all()
+        if weights.sum() ** 2 >= 0.5 * 64 * (weights**2).sum():
+            assert np.allclose(out / out.sum(), weights / weights.sum())  # no tempering needed
 
 
 def test_the_posterior_names_who_played() -> None:
