@@ -138,7 +138,7 @@ LINE_MOVES = 6
 TABLE_SAMPLES = 32
 TABLE_NODES = 1_000
 TABLE_SOLVE_CARDS = 12
-DEFAULT_OPPONENTS = "mix"
+DEFAULT_OPPONENTS = "greedy"
 LEARNED = TYPES.index("learned")
 PLAYER_POLICIES: tuple[Policy, ...] = (shed_choice, greedy_choice)
 """The player's policies in a playout, tried in turn until one goes out first."""
