@@ -29,8 +29,8 @@ from handsolver.solver.big2.table.opponents import (
     TREMBLE,
     TYPES,
     deal_weights,
-    tempered,
     observed_turns,
+    tempered,
     type_likelihoods,
     weighted_deals,
 )

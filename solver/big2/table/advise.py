@@ -44,8 +44,8 @@ above without the solver (the playouts, then the line search).  A move's ``share
 share of the passes through it that won, ``passes`` how many went through it, ``exact`` 0, and
 the moves are ranked by passes, then share, then the order above.
 
-The opponents are modelled by ``settings.opponents`` (:mod:`.opponents`).  With ``mix`` (the
-default) or ``learned``, each opponent is one of the players of :data:`~.opponents.TYPES` (the
+The opponents are modelled by ``settings.opponents`` (:mod:`.opponents`).  With ``mix`` or
+``learned``, each opponent is one of the players of :data:`~.opponents.TYPES` (the
 learned player, greedy, a random player) with the model's prior; the sampled deals are
 weighted by how likely each opponent's turns are with the hand the deal gives it, a Bayesian
 mixture over the players, and drawn again in proportion (:func:`~.opponents.weighted_deals`),
@@ -54,7 +54,8 @@ moves the opponents drawn as the learned player reply by its network, the others
 rule, up to the player's next turn (:func:`~.playout_learned.replies_until`, once for every
 deal and move); the playouts and the line search go on from there with greedy opponents (the
 compiled playouts cannot run the network).  The solver's verdicts are the same whatever the
-model.  With ``greedy`` the turns are read as below and the opponents play greedy throughout.
+model.  With ``greedy`` (the default: it measured best, against the learned player too) the
+turns are read as below and the opponents play greedy throughout.
 
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.

@@ -120,9 +120,9 @@ OpponentsOption = Annotated[
     typer.Option(
         "--opponents",
         metavar="MODEL",
-        help="How the opponents are modelled: mix (each may be the learned player, the "
-        "conventional program or random, as its turns so far say), learned (the learned "
-        "player), or greedy (the conventional program).",
+        help="How the opponents are modelled: greedy (the conventional program), mix (each "
+        "may be the learned player, the conventional program or random, as its turns so far "
+        "say), or learned (the learned player).",
         rich_help_panel=_PANEL,
     ),
 ]
