@@ -24,7 +24,10 @@ Figures:
   median seconds, and the share of its verdicts (one move in one sampled deal) proven exactly;
 * ``--only learned``: the learned player's decision time, and the player against three
   ``greedy`` and three ``random``; ``--only against-learned``: against three ``advise``, and
-  ``advise`` against three of it (slow: say ``--deals``).
+  ``advise`` against three of it (slow: say ``--deals``); ``--only learned-vs-advise`` and
+  ``--only advise-vs-learned``: one of those two each;
+* ``--opponents``: the ``advise`` seat's model of its opponents (``mix``, ``learned``,
+  ``greedy``).
 
 Each match saves its finished blocks of deals (the tournament command's default checkpoint, in
 the user's cache directory): after Ctrl-C, ``--resume`` continues it.  The tournaments use the
@@ -36,19 +39,26 @@ conventional program; docs/big2-table.md says where its definitions may differ.
 
 from __future__ import annotations
 
-import argparse
-import statistics
-import time
-from dataclasses import replace
+import os
 
-from handsolver.models.big2 import SEED_RULES
-from handsolver.solver.big2.table.advise import DEFAULT_ADVICE, TABLE_ADVICE, AdviceSettings, advise
-from handsolver.solver.big2.table.strategies import greedy_move, strategy_from_spec
-from handsolver.solver.big2.table.tournament import play_tournament
-from handsolver.solver.big2.table.tournament_games import dealt_hands
-from handsolver.solver.big2.table.tournament_saves import tournament_checkpoint, tournament_key
-from handsolver.solver.big2.table.views import Table
-from handsolver.solver.commands.progress import progress
+# The learned player's network multiplies small matrices, a decision at a time: one thread does
+# it faster than many on a busy machine.  Set before numpy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from dataclasses import replace  # noqa: E402
+
+from handsolver.models.big2 import SEED_RULES  # noqa: E402
+from handsolver.solver.big2.table.advise import DEFAULT_ADVICE, TABLE_ADVICE, AdviceSettings, advise  # noqa: E402
+from handsolver.solver.big2.table.opponents import OPPONENT_MODELS  # noqa: E402
+from handsolver.solver.big2.table.strategies import greedy_move, strategy_from_spec  # noqa: E402
+from handsolver.solver.big2.table.tournament import play_tournament  # noqa: E402
+from handsolver.solver.big2.table.tournament_games import dealt_hands  # noqa: E402
+from handsolver.solver.big2.table.tournament_saves import tournament_checkpoint, tournament_key  # noqa: E402
+from handsolver.solver.big2.table.views import Table  # noqa: E402
+from handsolver.solver.commands.progress import progress  # noqa: E402
 
 
 def match(
@@ -196,6 +206,8 @@ def main() -> None:
             "two",
             "learned",
             "against-learned",
+            "learned-vs-advise",
+            "advise-vs-learned",
         ],
         help="Run one part only (the parts are independent, so they may run side by side).",
     )
@@ -224,6 +236,18 @@ def main() -> None:
         "sampled deals, in place of scoring each deal (0: no tree).",
     )
     parser.add_argument(
+        "--opponents",
+        choices=list(OPPONENT_MODELS),
+        default=TABLE_ADVICE.opponents,
+        help="The advise seat's model of its opponents.",
+    )
+    parser.add_argument(
+        "--reply-rounds",
+        type=int,
+        default=TABLE_ADVICE.reply_rounds,
+        help="Rounds of the opponents' replies to a move played by their models in a playout.",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="Continue the matches stopped before their end (each saves its finished blocks).",
@@ -238,6 +262,8 @@ def main() -> None:
         line_nodes=args.line_nodes,
         reading=not args.no_reading,
         passes=args.passes,
+        opponents=args.opponents,
+        reply_rounds=args.reply_rounds,
     )
     if table.passes:
         how = (
@@ -251,7 +277,8 @@ def main() -> None:
         )
     print(
         f"advise in tournaments: {table.samples} samples, {how}, turns read: "
-        f"{'yes' if table.reading else 'no'}\n",
+        f"{'yes' if table.reading else 'no'}, opponents modelled: {table.opponents}, "
+        f"{table.reply_rounds} round(s) of their replies by the models\n",
         flush=True,
     )
     if "openings" in parts:
@@ -273,9 +300,11 @@ def main() -> None:
         for other in ("greedy", "random"):
             match(["learned", other, other, other], args.deals, args.seed, args.workers,
                   resume=args.resume)  # fmt: skip
-    if "against-learned" in parts:  # slow: three advise seats, or one against three learned
+    # Slow: three advise seats, or one against three learned (each may run alone).
+    if parts[0] in ("against-learned", "learned-vs-advise"):
         match(["learned", "advise", "advise", "advise"], args.deals, args.seed, args.workers,
               table, args.resume)  # fmt: skip
+    if parts[0] in ("against-learned", "advise-vs-learned"):
         match(["advise", "learned", "learned", "learned"], args.deals, args.seed, args.workers,
               table, args.resume)  # fmt: skip
     matches = {

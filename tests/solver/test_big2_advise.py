@@ -256,7 +256,12 @@ def test_unsearched_deals_are_played_out_shed_or_greedy_against_greedy(players: 
             table = nxt
         view = table.view()
         settings = AdviceSettings(
-            samples=5, solve_cards=0, seed=rng.randrange(100), line_nodes=0, reading=False
+            samples=5,
+            solve_cards=0,
+            seed=rng.randrange(100),
+            line_nodes=0,
+            reading=False,
+            opponents="greedy",
         )
         advice = advise(view, settings)
         wins: Counter[int] = Counter()
@@ -301,7 +306,12 @@ def test_line_search_wins_where_some_line_of_the_player_does() -> None:
         if table.winner is not None or len(view.legal_moves()) > LINE_MOVES:
             continue
         settings = AdviceSettings(
-            samples=3, solve_cards=0, seed=checked, line_nodes=10**6, reading=False
+            samples=3,
+            solve_cards=0,
+            seed=checked,
+            line_nodes=10**6,
+            reading=False,
+            opponents="greedy",
         )
         advice = advise(view, settings)
         wins: Counter[int] = Counter()

@@ -94,6 +94,7 @@ def check_shares(view: TableView, pool: int, seed: int, lines: bool = True) -> b
         seed=seed,
         line_nodes=10**6 if lines else 0,
         reading=False,
+        opponents="greedy",
     )
     advice = advise(view, settings)
     assert advice.consistent == len(every)

@@ -10,9 +10,10 @@ In each deal every legal move gets a score of 1 or 0:
   deal: the move scores 1 where it keeps a forced win (going out first against every other
   player together) and, with two players, 0 where it is proven not to.  Deals with more than
   ``solve_cards`` cards in hand are not searched;
-* elsewhere playouts (:mod:`.playout`): the deal played on to its end after the move, every
-  opponent playing the conventional program (``greedy``: the lowest play that beats, the
-  largest lowest lead) and the player each of :data:`PLAYER_POLICIES` in turn (the playout
+* elsewhere playouts (:mod:`.playout`): the deal played on to its end after the move (the
+  opponents' replies up to the player's next turn by their models, below), every opponent then
+  playing the conventional program (``greedy``: the lowest play that beats, the largest lowest
+  lead) and the player each of :data:`PLAYER_POLICIES` in turn (the playout
   policy :func:`~.playout.shed_choice`, then greedy's); the move scores 1
   when the player goes out first in either.  The player chooses its own later moves, so the
   better of two ways on stands for its play better than one fixed way does.  With three or four
@@ -24,7 +25,7 @@ In each deal every legal move gets a score of 1 or 0:
   line of the player's goes out first.  Against greedy opponents with every hand face up the
   player then wins far more often than by a playout; the budget keeps a decision quick.
 
-The opponents are modelled as greedy rather than as the player's own policy because the
+Past the replies the opponents play greedy rather than the player's own policy because the
 advisor played stronger so, against ``greedy`` and ``random`` opponents alike, in trials of a
 hundred deals while it was built: the policy that beats and leads the most models opponents
 who shed their cards fastest.
@@ -43,9 +44,23 @@ above without the solver (the playouts, then the line search).  A move's ``share
 share of the passes through it that won, ``passes`` how many went through it, ``exact`` 0, and
 the moves are ranked by passes, then share, then the order above.
 
+The opponents are modelled by ``settings.opponents`` (:mod:`.opponents`).  With ``mix`` or
+``learned``, each opponent is one of the players of :data:`~.opponents.TYPES` (the
+learned player, greedy, a random player) with the model's prior; the sampled deals are
+weighted by how likely each opponent's turns are with the hand the deal gives it, a Bayesian
+mixture over the players, and drawn again in proportion (:func:`~.opponents.weighted_deals`),
+each opponent's player drawn from its posterior in the deal.  After each of the player's
+moves the opponents drawn as the learned player reply by its network, the others by greedy's
+rule, up to the player's next turn (:func:`~.playout_learned.replies_until`, once for every
+deal and move); the playouts and the line search go on from there with greedy opponents (the
+compiled playouts cannot run the network).  The solver's verdicts are the same whatever the
+model.  With ``greedy`` (the default: it measured best, against the learned player too) the
+turns are read as below and the opponents play greedy throughout.
+
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
-With ``reading`` on (the default), the opponents' turns are read as greedy's
+With ``reading`` on (the default) and the ``greedy`` model, the opponents' turns are read as
+greedy's
 (:mod:`.reading`): a hand fits a seat when greedy, holding it and the cards the seat played
 later, makes every move the seat made (a pass on a single means no higher single, a single led
 means no pair and no play of five cards, and so on), for every seat whose turns agree with
@@ -70,9 +85,16 @@ from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import CardSet, InputError, card_name
 from handsolver.solver.batch import run_batch
 from handsolver.solver.big2.game.positions import Position, check_position, root_state
-from handsolver.solver.big2.game.state import DealState
+from handsolver.solver.big2.game.state import DealState, Outcome
 from handsolver.solver.big2.table.line_search import deal_won
+from handsolver.solver.big2.table.opponents import (
+    CANDIDATES,
+    OPPONENT_MODELS,
+    TYPES,
+    weighted_deals,
+)
 from handsolver.solver.big2.table.playout import Policy, greedy_choice, hand_plays, shed_choice
+from handsolver.solver.big2.table.playout_learned import Replied, Reply, beat_after, replies_until
 from handsolver.solver.big2.table.reading import fitted_deals, greedy_readings
 from handsolver.solver.big2.table.sampling import (
     FULL_DECK,
@@ -117,6 +139,8 @@ LINE_MOVES = 6
 TABLE_SAMPLES = 32
 TABLE_NODES = 1_000
 TABLE_SOLVE_CARDS = 12
+DEFAULT_OPPONENTS = "greedy"
+LEARNED = TYPES.index("learned")
 PLAYER_POLICIES: tuple[Policy, ...] = (shed_choice, greedy_choice)
 """The player's policies in a playout, tried in turn until one goes out first."""
 
@@ -142,6 +166,8 @@ class AdviceSettings:
     reading: bool = True
     passes: int = 0
     compiled: bool = True
+    opponents: str = DEFAULT_OPPONENTS
+    reply_rounds: int = 1
 
 
 DEFAULT_ADVICE = AdviceSettings()
@@ -233,24 +259,58 @@ def advise(
     if len(view.counts) == 4:
         _check_all_dealt(view, unseen, counts)
     pool = unseen & ~known_undealt(view)
-    deals = sample_hands(pool, counts, samples=settings.samples, seed=settings.seed)
     consistent = consistent_deals(pool, counts)
-    readings = greedy_readings(view, opponents) if settings.reading else ()
-    if consistent > 1 and any(reading is not None for reading in readings):
-        undealt = [pool & ~sum(deal) for deal in deals]
-        deals = fitted_deals(deals, readings, undealt, settings.seed)
+    deals, learned = _sampled_deals(view, opponents, pool, counts, consistent, settings)
     check_position(_position(_seat_hands(view, opponents, deals[0]), view), view.rules)
     moves = view.legal_moves()
     if settings.passes:
         hands = [_seat_hands(view, opponents, deal) for deal in deals]
-        return _tree_advice(view, hands, moves, settings, consistent, progress)
-    jobs = [(_seat_hands(view, opponents, deal), view, moves, settings) for deal in deals]
+        return _tree_advice(view, hands, learned, moves, settings, consistent, progress)
+    hands = [_seat_hands(view, opponents, deal) for deal in deals]
+    replied = _replied(view, hands, learned, moves, settings.reply_rounds)
+    jobs = [
+        (deal, view, moves, settings, after) for deal, after in zip(hands, replied, strict=True)
+    ]
     results: Iterable[list[tuple[bool, int]]]
     results = run_batch(score_deal, jobs, workers=workers, scheduler=scheduler, chunksize=1)
     if progress is not None:
         results = progress(results, len(jobs), "big2 advise")
     scores = list(results)
     return _ranked(view, len(deals), moves, scores, consistent)
+
+
+def _sampled_deals(
+    view: TableView,
+    opponents: list[int],
+    pool: CardSet,
+    counts: tuple[int, ...],
+    consistent: int,
+    settings: AdviceSettings,
+) -> tuple[list[tuple[CardSet, ...]], list[frozenset[int]]]:
+    """The deals to score (the opponents' hands each) and, in each, the seats played by the
+    learned player's network (see the module)."""
+    if settings.opponents not in OPPONENT_MODELS:
+        raise InputError(
+            f"unknown opponents' model {settings.opponents!r}; use {', '.join(OPPONENT_MODELS)}",
+            about="opponents",
+        )
+    samples, seed = settings.samples, settings.seed
+    if settings.opponents == "greedy":
+        deals = sample_hands(pool, counts, samples=samples, seed=seed)
+        readings = greedy_readings(view, opponents) if settings.reading else ()
+        if consistent > 1 and any(reading is not None for reading in readings):
+            undealt = [pool & ~sum(deal) for deal in deals]
+            deals = fitted_deals(deals, readings, undealt, seed)
+        return deals, [frozenset()] * len(deals)
+    candidates = sample_hands(pool, counts, samples=samples * CANDIDATES, seed=seed)
+    drawn = weighted_deals(
+        view, opponents, candidates, samples, settings.opponents, seed, settings.reading
+    )
+    learned = [
+        frozenset(seat for seat, kind in zip(opponents, kinds, strict=True) if kind == LEARNED)
+        for kinds in drawn.types
+    ]
+    return drawn.deals, learned
 
 
 def _check_all_dealt(view: TableView, unseen: CardSet, counts: tuple[int, ...]) -> None:
@@ -286,9 +346,70 @@ def _seat_hands(
     return tuple(hands)
 
 
-def solve_deal(
-    job: tuple[tuple[CardSet, ...], TableView, list[Move], AdviceSettings],
-) -> list[bool | None]:
+Job: TypeAlias = tuple[
+    tuple[CardSet, ...], TableView, list[Move], AdviceSettings, tuple[Outcome, ...] | None
+]
+"""A deal to score: every hand, the view, its legal moves, the settings and, where the
+learned player's network plays some opponent, where each move leads once the opponents have
+replied (None: every opponent plays greedy's rule)."""
+
+
+def _replied(
+    view: TableView,
+    deals: list[tuple[CardSet, ...]],
+    learned: list[frozenset[int]],
+    moves: list[Move],
+    rounds: int = 1,
+) -> list[tuple[Outcome, ...] | None]:
+    """Per deal, where each move leads once the opponents have replied up to the player's next
+    turn, the seats ``learned[i]`` by the network (:func:`~.playout_learned.replies_until`,
+    once for every deal and move), ``rounds`` times, the player's moves in between by
+    :func:`~.playout.shed_choice`; None for a deal with no learned seat."""
+    if not any(learned):
+        return [None] * len(deals)
+    rules = view.rules
+    beat = 0 if view.beat is None else view.beat.mask
+    starts, where = [], []
+    for index, (hands, seats) in enumerate(zip(deals, learned, strict=True)):
+        if not seats:
+            continue
+        root = root_state(check_position(_position(hands, view), rules), rules)
+        plays = [hand_plays(hand, rules) for hand in hands]
+        for move in moves:
+            child = root.after(_tupled(move, rules), rules)
+            after = beat_after(_tupled(move, rules), beat, child)
+            starts.append(Reply(child, plays, view.played | _mask(move), after, seats))
+        where.append(index)
+    seat = view.seat
+    replies = replies_until(starts, seat, rules)
+    for _ in range(rounds - 1):
+        starts = [
+            _player_moved(start, reply, seat, rules)
+            for start, reply in zip(starts, replies, strict=True)
+        ]
+        replies = replies_until(starts, seat, rules)
+    replied = iter(replies)
+    out: list[tuple[Outcome, ...] | None] = [None] * len(deals)
+    for index in where:
+        out[index] = tuple(next(replied).outcome for _ in moves)
+    return out
+
+
+def _player_moved(start: Reply, reply: Replied, seat: int, rules: Rules) -> Reply:
+    """Where the replies stopped, the player's move by the playout policy, as a start of
+    further replies."""
+    state = reply.outcome
+    if isinstance(state, int):
+        return start._replace(outcome=state)
+    hands = state.hands
+    danger = min(hand.bit_count() for other, hand in enumerate(hands) if other != seat)
+    move = shed_choice(start.plays[seat], hands[seat], state.size, state.strength, danger, 0)
+    child = state.after(move, rules)
+    played = reply.played | (0 if move is None else move[0])
+    return Reply(child, start.plays, played, beat_after(move, reply.beat, child), start.learned)
+
+
+def solve_deal(job: Job) -> list[bool | None]:
     """Per move of the view, whether it keeps a forced win in this deal with every hand face up
     (None: not proven within the budget, or the deal is over the size the solver is tried on).
     Top level, so that pool workers and Dask can run it.
@@ -298,7 +419,7 @@ def solve_deal(
     move with its own budget."""
     from handsolver.solver.big2.game.search import GameSearch, OutOfBudget
 
-    hands, view, moves, settings = job
+    hands, view, moves, settings, _ = job
     if sum(hand.bit_count() for hand in hands) > settings.solve_cards:
         return [None] * len(moves)
     rules = view.rules
@@ -325,13 +446,11 @@ def solve_deal(
     return verdicts
 
 
-def score_deal(
-    job: tuple[tuple[CardSet, ...], TableView, list[Move], AdviceSettings],
-) -> list[tuple[bool, int]]:
+def score_deal(job: Job) -> list[tuple[bool, int]]:
     """Per move of the view, in this deal with every hand face up: whether its verdict was
     proven, and its score (1 or 0; see the module).  Top level, so that pool workers and Dask
     can run it."""
-    hands, view, moves, settings = job
+    hands, view, moves, settings, replied = job
     verdicts = solve_deal(job)
     rules = view.rules
     two_players = len(hands) == 2
@@ -340,12 +459,20 @@ def score_deal(
     policies: list[Policy] = [greedy_choice] * len(hands)
     refuted: set[DealState] = set()
     searched = _first_moves(view, moves, LINE_MOVES if settings.line_nodes else 0)
-    out = []
-    for index, (move, verdict) in enumerate(zip(moves, verdicts, strict=True)):
+    children: dict[int, Outcome] = {}
+    for index, verdict in enumerate(verdicts):
         if verdict or (verdict is False and two_players):
-            out.append((True, int(verdict)))
+            continue  # proven: no playout
+        if replied is None:
+            children[index] = root.after(_tupled(moves[index], rules), rules)
+        else:
+            children[index] = replied[index]
+    out = []
+    for index, verdict in enumerate(verdicts):
+        if index not in children:
+            out.append((True, int(bool(verdict))))
             continue
-        child = root.after(_tupled(move, rules), rules)
+        child = children[index]
         if isinstance(child, int):
             won = child == view.seat
         else:
@@ -357,9 +484,14 @@ def score_deal(
     return out
 
 
+def _mask(move: Move) -> CardSet:
+    return 0 if move is None else move.mask
+
+
 def _tree_advice(
     view: TableView,
     deals: list[tuple[CardSet, ...]],
+    learned: list[frozenset[int]],
     moves: list[Move],
     settings: AdviceSettings,
     consistent: int,
@@ -376,6 +508,8 @@ def _tree_advice(
     tree = PlayerTree(
         roots, view.seat, tupled, rules, PLAYER_POLICIES, settings.line_nodes, settings.compiled
     )
+    if any(learned):
+        tree.learned_replies(learned, view.played, 0 if view.beat is None else view.beat.mask)
     slices = min(passes, 100)
     steps: Iterable[int] = range(slices)
     if progress is not None:

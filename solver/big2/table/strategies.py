@@ -39,6 +39,7 @@ from handsolver.models.big2 import Play, Rules
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import STANDARD, CardSet, InputError, mask_of, parse_cards
 from handsolver.solver.big2.table.advise import TABLE_ADVICE, AdviceSettings, advise, fewest_count
+from handsolver.solver.big2.table.greedy_rule import greedy_among
 from handsolver.solver.big2.table.learned import Learned
 from handsolver.solver.big2.table.playout import hand_plays, shed_choice
 from handsolver.solver.big2.table.views import Move, Strategy, TableView
@@ -90,12 +91,7 @@ class Greedy:
 
 def greedy_move(view: TableView) -> Move:
     """The greedy move (see the module)."""
-    plays = [move for move in view.legal_moves() if move is not None]
-    if not plays:
-        return None
-    if view.beat is not None:
-        return _lowest(plays, view.rules)
-    return _largest_lowest(plays, view.rules)
+    return greedy_among(view.legal_moves(), view.beat is not None, view.rules)
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from handsolver.solver.big2.game.plays import HandPlays, hand_plays
 from handsolver.solver.big2.game.state import DealState, Observation, PlayOrPass
 from handsolver.solver.big2.table.line_search import DealPlays
 from handsolver.solver.big2.table.playout import Policy, greedy_choice, play_until
+from handsolver.solver.big2.table.playout_learned import Reply, beat_after, replies_until
 
 __all__ = ["EXPLORATION", "PlayerTree"]
 
@@ -129,12 +130,24 @@ class PlayerTree:
         self.passes = 0
         self._root = _Node()
         self._policies: list[Policy] = [greedy_choice] * players
+        self._learned: list[frozenset[int]] = [frozenset()] * len(self.roots)
+        self._played, self._beat = 0, 0
+
+    def learned_replies(self, learned: Sequence[frozenset[int]], played: int, beat: int) -> None:
+        """Play the seats ``learned[i]`` of root ``i`` by the learned player's network between
+        the player's turns in the tree (:func:`~.playout_learned.replies_until`), the others
+        by greedy's rule; ``played`` and ``beat``: the cards played before the roots and those
+        of their play to beat (0 on a lead).  The leaves are scored as before."""
+        self._learned = list(learned)
+        self._played, self._beat = played, beat
 
     def run(self, passes: int) -> None:
         """Go down the tree ``passes`` times more."""
         for _ in range(passes):
             index = self.passes % len(self.roots)
-            self._one_pass(self.roots[index], self.plays[index], self._deals[index])
+            self._one_pass(
+                self.roots[index], self.plays[index], self._deals[index], self._learned[index]
+            )
             self.passes += 1
 
     def root_stats(self) -> list[tuple[int, int]]:
@@ -145,8 +158,11 @@ class PlayerTree:
             for move in self.moves
         ]
 
-    def _one_pass(self, state: DealState, plays: list[HandPlays], deal: Any) -> None:
+    def _one_pass(
+        self, state: DealState, plays: list[HandPlays], deal: Any, learned: frozenset[int]
+    ) -> None:
         seat, rules = self.seat, self.rules
+        played, beat = self._played, self._beat
         node = self._root
         moves: Sequence[PlayOrPass] = self.moves
         path: list[tuple[_Node, _Edge]] = []
@@ -154,7 +170,12 @@ class PlayerTree:
             move, edge = _choice(node, moves)
             path.append((node, edge))
             child = state.after(move, rules)
-            if not isinstance(child, int):
+            if learned:
+                mine = 0 if move is None else move[0]
+                beat = beat_after(move, beat, child)
+                start = Reply(child, plays, played | mine, beat, learned)
+                child, played, beat = replies_until([start], seat, rules)[0]
+            elif not isinstance(child, int):
                 # In Python: a short call here costs less than a compiled one's overhead.
                 child = play_until(plays, child, rules, self._policies, seat)
             if isinstance(child, int):

@@ -14,6 +14,7 @@ from handsolver.models.cards import CardSet, InputError, Notation, card_name, ma
 from handsolver.solver.big2.table.advise import (
     DEFAULT_LINE_NODES,
     DEFAULT_NODES,
+    DEFAULT_OPPONENTS,
     DEFAULT_SAMPLES,
     DEFAULT_SOLVE_CARDS,
     Advice,
@@ -114,6 +115,19 @@ ReadingOption = Annotated[
 ]
 
 
+OpponentsOption = Annotated[
+    str,
+    typer.Option(
+        "--opponents",
+        metavar="MODEL",
+        help="How the opponents are modelled: greedy (the conventional program), mix (each "
+        "may be the learned player, the conventional program or random, as its turns so far "
+        "say), or learned (the learned player).",
+        rich_help_panel=_PANEL,
+    ),
+]
+
+
 PassesOption = Annotated[
     int,
     typer.Option(
@@ -137,10 +151,28 @@ def advice_settings(
     line_nodes: int = DEFAULT_LINE_NODES,
     reading: bool = True,
     passes: int = 0,
+    opponents: str = DEFAULT_OPPONENTS,
 ) -> AdviceSettings:
-    """The advisor's settings from its options (``--max-nodes 0`` is no limit)."""
+    """The advisor's settings from its options (``--max-nodes 0`` is no limit).
+
+    :raises InputError: an unknown model of the opponents.
+    """
+    from handsolver.solver.big2.table.opponents import OPPONENT_MODELS
+
+    if opponents not in OPPONENT_MODELS:
+        raise InputError(
+            f"--opponents {opponents!r}: use {', '.join(OPPONENT_MODELS)}", about="opponents"
+        )
     return AdviceSettings(
-        samples, nodes or None, time_limit, seed, solve_cards, line_nodes, reading, passes
+        samples,
+        nodes or None,
+        time_limit,
+        seed,
+        solve_cards,
+        line_nodes,
+        reading,
+        passes,
+        opponents=opponents,
     )
 
 
@@ -323,6 +355,7 @@ def advise(
     solve_cards: SolveCardsOption = DEFAULT_SOLVE_CARDS,
     line_nodes: LineNodesOption = DEFAULT_LINE_NODES,
     passes: PassesOption = 0,
+    opponents: OpponentsOption = DEFAULT_OPPONENTS,
     seed: SeedOption = 0,
     workers: WorkersOption = 1,
     scheduler: SchedulerOption = None,
@@ -344,10 +377,11 @@ def advise(
     from handsolver.solver.commands.progress import progress
 
     text = " ".join(card_texts(hand))
-    settings = advice_settings(
-        samples, nodes, time_limit, solve_cards, seed, line_nodes, passes=passes
-    )
     with user_errors():
+        settings = advice_settings(
+            samples, nodes, time_limit, solve_cards, seed, line_nodes, passes=passes,
+            opponents=opponents,
+        )  # fmt: skip
         notation = notation_of(text)
         given = {"--counts": counts, "--played": played, "--beat": beat, "--by": by}
         turns = history_turns(

@@ -10,6 +10,7 @@ from handsolver.models.big2 import SEED_RULES, Rules
 from handsolver.models.cards import InputError
 from handsolver.solver.big2.table.advise import (
     DEFAULT_LINE_NODES,
+    DEFAULT_OPPONENTS,
     TABLE_NODES,
     TABLE_SAMPLES,
     TABLE_SOLVE_CARDS,
@@ -17,6 +18,7 @@ from handsolver.solver.big2.table.advise import (
 from handsolver.solver.commands.big2.advise import (
     LineNodesOption,
     NodesOption,
+    OpponentsOption,
     PassesOption,
     ReadingOption,
     SamplesOption,
@@ -106,6 +108,7 @@ def tournament(
     line_nodes: LineNodesOption = DEFAULT_LINE_NODES,
     reading: ReadingOption = True,
     passes: PassesOption = 0,
+    opponents: OpponentsOption = DEFAULT_OPPONENTS,
     timeout: Annotated[
         float,
         typer.Option(
@@ -138,10 +141,10 @@ def tournament(
     from handsolver.solver.commands.checkpoints import checkpointed_run
     from handsolver.solver.commands.progress import progress
 
-    settings = advice_settings(
-        samples, nodes, time_limit, solve_cards, seed, line_nodes, reading, passes
-    )
     with user_errors():
+        settings = advice_settings(
+            samples, nodes, time_limit, solve_cards, seed, line_nodes, reading, passes, opponents
+        )
         names = _strategy_names(strategies)
         rules = table_rules(rules, players, len(names), f"the {len(names)} strategies given")
         seated = [strategy_from_spec(name, settings, timeout, sandbox.value) for name in names]
