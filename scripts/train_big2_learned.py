@@ -1,6 +1,7 @@
 """Train the learned Big 2 player (solver/big2/table/learned.py) by self-play.
 
     python scripts/train_big2_learned.py --hours 2 --seed 1               # train, checkpointed
+    python scripts/train_big2_learned.py --deals 300000 --warm-start old.npz  # from weights
     python scripts/train_big2_learned.py --resume                         # go on after a stop
     python scripts/train_big2_learned.py --export solver/big2/table/learned_big2.npz
     python scripts/train_big2_learned.py --plot curve.svg                 # the learning curve
@@ -9,6 +10,18 @@ Deep Monte-Carlo (as DouZero): four seats of the same network play seeded deals 
 players under the seed's rules, each choosing the move of the highest value (a random legal
 move with probability ``--explore``); when a deal ends, every move made in it is taught the
 deal's outcome for the seat that made it (1 for going out first, else 0) by squared error.
+A second output, dropped on export, is taught the cards the seat was left with (over 13, 0
+for going out), weighted ``--margin-weight``: a denser signal for the layers both share.
+A league keeps self-play from narrowing on itself: every ``--league-every`` deals a copy of
+the network joins the league (the last ``--league-size`` kept; a warm start's network is its
+first member), and a ``--league`` share of the deals seat a league member, drawn at random, in
+two facing seats; only the current network's moves are taught.
+With ``--schedule`` (or else ``--deals``) the learning rate falls from ``--rate`` to a tenth
+of it along a half cosine over that many deals (the first run's, kept in the checkpoint, so
+that a resumed run follows the same schedule; constant with ``--hours`` alone), so that a run
+may stop (``--deals``) before its schedule's end.  ``--warm-start`` starts from
+exported weights whose inputs are the first ones of today's features (the rows of the added
+inputs start at zero, so the network starts as the one it was).
 Plain numpy: the network's forward and backward passes and Adam are written here.
 
 Every ``--eval-every`` deals the player (no exploring) plays ``--eval-deals`` deals against
@@ -45,11 +58,12 @@ from handsolver.solver.big2.table.playout import greedy_choice
 RULES = SEED_RULES
 SEATS = 4
 HIDDEN = (256, 256)
+OUTPUTS = 2  # the chance of going out first, and the cards left (dropped on export)
 
 
 def initial_layers(rng: np.random.Generator) -> list[np.ndarray]:
     """He-initialised weights and zero biases, as a flat list w0, b0, w1, b1, ..."""
-    sizes = (FEATURES, *HIDDEN, 1)
+    sizes = (FEATURES, *HIDDEN, OUTPUTS)
     out: list[np.ndarray] = []
     for n_in, n_out in zip(sizes, sizes[1:], strict=False):
         out.append((rng.standard_normal((n_in, n_out)) * np.sqrt(2.0 / n_in)).astype(np.float32))
@@ -57,12 +71,33 @@ def initial_layers(rng: np.random.Generator) -> list[np.ndarray]:
     return out
 
 
+def warm_layers(path: Path) -> list[np.ndarray]:
+    """The exported weights at ``path`` as a flat list, widened to today's inputs (zero rows
+    for the inputs they did not have, which come after theirs) and outputs (zero columns)."""
+    old = Network.load(path).layers
+    out: list[np.ndarray] = []
+    for index, (weights, biases) in enumerate(old):
+        weights, biases = weights.astype(np.float32), biases.astype(np.float32)
+        if index == 0:
+            assert weights.shape[0] <= FEATURES, "the warm start has more inputs than today's"
+            weights = np.vstack(
+                [weights, np.zeros((FEATURES - weights.shape[0], weights.shape[1]), np.float32)]
+            )
+        if index == len(old) - 1:
+            pad = OUTPUTS - weights.shape[1]
+            weights = np.hstack([weights, np.zeros((weights.shape[0], pad), np.float32)])
+            biases = np.concatenate([biases, np.zeros(pad, np.float32)])
+        out += [weights, biases]
+    return out
+
+
 def network_of(params: list[np.ndarray]) -> Network:
     return Network(tuple((params[i], params[i + 1]) for i in range(0, len(params), 2)))
 
 
-def gradients(params: list[np.ndarray], rows: np.ndarray, targets: np.ndarray):
-    """The loss (mean squared error) and its gradient for each parameter."""
+def gradients(params: list[np.ndarray], rows: np.ndarray, targets: np.ndarray, margin: float):
+    """The loss (mean squared error of each output against its column of ``targets``, the
+    second weighted ``margin``) and its gradient for each parameter."""
     activations = [rows]
     out = rows
     layers = len(params) // 2
@@ -71,9 +106,10 @@ def gradients(params: list[np.ndarray], rows: np.ndarray, targets: np.ndarray):
         if index < layers - 1:
             out = np.maximum(out, 0)
         activations.append(out)
-    error = out[:, 0] - targets
-    loss = float(np.mean(error**2))
-    grad = (2.0 / len(rows)) * error[:, None]
+    error = out - targets
+    weights = np.array([1.0, margin], dtype=np.float32)
+    loss = float(np.mean(error**2, axis=0) @ weights)
+    grad = (2.0 / len(rows)) * error * weights
     grads: list[np.ndarray] = [np.empty(0)] * len(params)
     for index in reversed(range(layers)):
         grads[2 * index] = activations[index].T @ grad
@@ -112,15 +148,14 @@ def deal(rng: np.random.Generator) -> tuple[int, ...]:
 
 def play_deal(
     hands: tuple[int, ...],
-    net: Network,
-    learners: set[int],
+    seats: list[Network | None],
+    record: set[int],
     explore: float,
     rng: np.random.Generator,
-    record: bool,
-) -> tuple[int, list[tuple[int, np.ndarray]]]:
-    """Play one deal: the seats in ``learners`` by the network (a random move with probability
-    ``explore``), the others by greedy.  The winner, and (with ``record``) every learner's
-    move as (seat, its features)."""
+) -> tuple[int, tuple[int, ...], list[tuple[int, np.ndarray]]]:
+    """Play one deal, each seat by its network in ``seats`` (None: greedy; the seats of
+    ``record`` choose a random move with probability ``explore``).  The winner, each seat's
+    cards left at the end, and every move of a seat in ``record`` as (seat, its features)."""
     plays = [hand_plays(hand, RULES) for hand in hands]
     low = lowest_card(sum(hands), RULES)
     leader = next(seat for seat, hand in enumerate(hands) if hand >> low & 1)
@@ -131,19 +166,21 @@ def play_deal(
         now, mover, size, strength, by, _ = state
         hand = now[mover]
         must = 1 << low if start else 0
-        if mover in learners:
+        net = seats[mover]
+        if net is not None:
             moves = state.legal_moves(plays[mover])
             if must:
                 moves = [m for m in moves if m is not None and m[0] & must]
             rows = move_features(deal_state_features(state, played, beat, start), hand, moves)
-            if len(moves) > 1 and explore and rng.random() < explore:
+            mine = mover in record
+            if len(moves) > 1 and mine and explore and rng.random() < explore:
                 pick = int(rng.integers(len(moves)))
             elif len(moves) > 1:
                 pick = int(net.values(rows).argmax())
             else:
                 pick = 0
             move = moves[pick]
-            if record:
+            if mine:
                 made.append((mover, rows[pick]))
         else:
             danger = 0
@@ -153,7 +190,8 @@ def play_deal(
             played |= move[0]
             beat = move[0]
         if isinstance(result, int):
-            return result, made
+            left = tuple(0 if seat == result else h.bit_count() for seat, h in enumerate(now))
+            return result, left, made
         if result[2] == 0:
             beat = 0
         state = result
@@ -168,31 +206,33 @@ def evaluate(net: Network, deals: int, seed: int) -> float:
     for index in range(deals):
         hands = deal(rng)
         seat = index % SEATS
-        winner, _ = play_deal(hands, net, {seat}, 0.0, rng, False)
+        seats: list[Network | None] = [None] * SEATS
+        seats[seat] = net
+        winner, _, _ = play_deal(hands, seats, set(), 0.0, rng)
         won += winner == seat
     return won / deals
 
 
-def save(path: Path, params, adam: Adam, rng, deals_done: int, curve, seconds: float) -> None:
+def save(
+    path: Path, params, adam: Adam, rng, deals_done: int, curve, seconds: float, league, schedule
+) -> None:
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(
-        tmp,
-        *params,
-        *adam.m,
-        *adam.v,
-        meta=np.array(
-            json.dumps(
-                {
-                    "t": adam.t,
-                    "rng": rng.bit_generator.state,
-                    "deals": deals_done,
-                    "curve": curve,
-                    "seconds": seconds,
-                    "layers": len(params),
-                }
-            )
-        ),
-    )
+    arrays = {f"p{i}": p for i, p in enumerate(params)}
+    arrays |= {f"m{i}": m for i, m in enumerate(adam.m)}
+    arrays |= {f"v{i}": v for i, v in enumerate(adam.v)}
+    for k, member in enumerate(league):
+        arrays |= {f"league{k}_{i}": p for i, p in enumerate(member)}
+    meta = {
+        "t": adam.t,
+        "rng": rng.bit_generator.state,
+        "deals": deals_done,
+        "curve": curve,
+        "seconds": seconds,
+        "layers": len(params),
+        "league": len(league),
+        "schedule": schedule,
+    }
+    np.savez(tmp, **arrays, meta=np.array(json.dumps(meta)))
     tmp.replace(path)
 
 
@@ -200,21 +240,35 @@ def load(path: Path, rate: float):
     with np.load(path) as saved:
         meta = json.loads(str(saved["meta"]))
         count = meta["layers"]
-        arrays = [saved[f"arr_{i}"] for i in range(3 * count)]
-    params = arrays[:count]
-    adam = Adam(params, rate)
-    adam.m, adam.v, adam.t = arrays[count : 2 * count], arrays[2 * count :], meta["t"]
+        params = [saved[f"p{i}"] for i in range(count)]
+        adam = Adam(params, rate)
+        adam.m = [saved[f"m{i}"] for i in range(count)]
+        adam.v = [saved[f"v{i}"] for i in range(count)]
+        league = [[saved[f"league{k}_{i}"] for i in range(count)] for k in range(meta["league"])]
+    adam.t = meta["t"]
     rng = np.random.default_rng()
     rng.bit_generator.state = meta["rng"]
-    return params, adam, rng, meta["deals"], meta["curve"], meta["seconds"]
+    return (
+        params,
+        adam,
+        rng,
+        meta["deals"],
+        meta["curve"],
+        meta["seconds"],
+        league,
+        meta["schedule"],
+    )
 
 
 def export(params: list[np.ndarray], out: Path) -> None:
     layers = len(params) // 2
+    weights = [params[2 * i] for i in range(layers)]
+    biases = [params[2 * i + 1] for i in range(layers)]
+    weights[-1], biases[-1] = weights[-1][:, :1], biases[-1][:1]  # the chance of going out first
     np.savez_compressed(
         out,
-        **{f"w{i}": params[2 * i] for i in range(layers)},
-        **{f"b{i}": params[2 * i + 1] for i in range(layers)},
+        **{f"w{i}": w for i, w in enumerate(weights)},
+        **{f"b{i}": b for i, b in enumerate(biases)},
     )
 
 
@@ -229,6 +283,12 @@ def main() -> None:
     parser.add_argument("--minibatch", type=int, default=256)
     parser.add_argument("--rate", type=float, default=3e-4)
     parser.add_argument("--explore", type=float, default=0.05)
+    parser.add_argument("--margin-weight", type=float, default=0.5)
+    parser.add_argument("--league", type=float, default=0.5, help="share of deals with the league")
+    parser.add_argument("--league-every", type=int, default=20000)
+    parser.add_argument("--league-size", type=int, default=8)
+    parser.add_argument("--schedule", type=int, default=0, help="the rate's deals (--deals)")
+    parser.add_argument("--warm-start", type=Path, help="start from these exported weights")
     parser.add_argument("--eval-every", type=int, default=4000)
     parser.add_argument("--eval-deals", type=int, default=400)
     parser.add_argument("--save-every", type=int, default=800)
@@ -237,11 +297,13 @@ def main() -> None:
     args = parser.parse_args()
 
     if args.resume or args.export or args.plot:
-        params, adam, rng, done, curve, seconds = load(args.checkpoint, args.rate)
+        params, adam, rng, done, curve, seconds, league, schedule = load(args.checkpoint, args.rate)
     else:
         rng = np.random.default_rng(args.seed)
-        params = initial_layers(rng)
+        params = warm_layers(args.warm_start) if args.warm_start else initial_layers(rng)
         adam, done, curve, seconds = Adam(params, args.rate), 0, [], 0.0
+        league = [[p.copy() for p in params]] if args.warm_start else []
+        schedule = args.schedule or args.deals
     if args.export:
         export(params, args.export)
         print(f"wrote {args.export} ({args.export.stat().st_size:,} bytes) after {done:,} deals")
@@ -274,19 +336,29 @@ def main() -> None:
     try:
         while (args.deals and done < args.deals) or (not args.deals and time.monotonic() < stop_at):
             rows: list[np.ndarray] = []
-            targets: list[float] = []
+            targets: list[tuple[float, float]] = []
             for _ in range(args.batch):
-                winner, made = play_deal(deal(rng), net, set(range(SEATS)), args.explore, rng, True)
+                seats: list[Network | None] = [net] * SEATS
+                if league and rng.random() < args.league:
+                    member = network_of(league[int(rng.integers(len(league)))])
+                    first = int(rng.integers(2))
+                    seats[first + 1], seats[(first + 3) % SEATS] = member, member
+                record = {seat for seat in range(SEATS) if seats[seat] is net}
+                winner, left, made = play_deal(deal(rng), seats, record, args.explore, rng)
                 for seat, features in made:
                     rows.append(features)
-                    targets.append(1.0 if seat == winner else 0.0)
+                    targets.append((1.0 if seat == winner else 0.0, left[seat] / 13))
             done += args.batch
+            if schedule:  # a half cosine from the rate to a tenth of it
+                adam.rate = args.rate * (0.55 + 0.45 * np.cos(np.pi * min(done / schedule, 1)))
             x, y = np.stack(rows), np.array(targets, dtype=np.float32)
             order = rng.permutation(len(x))
             for at in range(0, len(x), args.minibatch):
                 pick = order[at : at + args.minibatch]
-                _, grads = gradients(params, x[pick], y[pick])
+                _, grads = gradients(params, x[pick], y[pick], args.margin_weight)
                 adam.step(params, grads)
+            if done % args.league_every == 0:
+                league = [*league, [p.copy() for p in params]][-args.league_size :]
             if done % args.eval_every == 0:
                 share = evaluate(net, args.eval_deals, args.seed)
                 elapsed = time.monotonic() - started
@@ -297,12 +369,32 @@ def main() -> None:
                     flush=True,
                 )
             if done % args.save_every == 0 or done % args.eval_every == 0:
-                save(args.checkpoint, params, adam, rng, done, curve, time.monotonic() - started)
+                save(
+                    args.checkpoint,
+                    params,
+                    adam,
+                    rng,
+                    done,
+                    curve,
+                    time.monotonic() - started,
+                    league,
+                    schedule,
+                )
                 saved = done
     except KeyboardInterrupt:
         print(f"stopped; --resume goes on from deal {saved:,}", file=sys.stderr)
         raise SystemExit(130) from None
-    save(args.checkpoint, params, adam, rng, done, curve, time.monotonic() - started)
+    save(
+        args.checkpoint,
+        params,
+        adam,
+        rng,
+        done,
+        curve,
+        time.monotonic() - started,
+        league,
+        schedule,
+    )
     print(f"done: {done:,} deals", flush=True)
 
 

@@ -12,14 +12,17 @@ import pytest
 from handsolver.models.big2 import SEED_RULES
 from handsolver.models.big2_order import play_strength
 from handsolver.models.big2_rules import make_rules
+from handsolver.models.cards import mask_of, parse_cards
 from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.learned import (
     FEATURES,
+    SHAPE_FEATURES,
     STATE_FEATURES,
     WEIGHTS,
     Learned,
     Network,
     deal_state_features,
+    hand_shape,
     move_features,
     network,
     view_moves,
@@ -82,6 +85,71 @@ def test_a_move_row_shows_the_hand_it_leaves_and_its_cards() -> None:
         assert sum(1 << i for i in np.flatnonzero(left)) == view.hand ^ move.mask
         assert sum(1 << i for i in np.flatnonzero(cards)) == move.mask
         assert row[STATE_FEATURES + 104 + move.kind.size] == 1
+
+
+BIG2_RANKS = "3456789TJQKA2"
+
+
+def plain_shape(hand: set[str], unseen: set[str]) -> list[float]:
+    """:func:`hand_shape` of cards written as text ("Td"), counted one by one."""
+    ranks = [sum(card[0] == rank for card in hand) for rank in BIG2_RANKS]
+    out = [0.0] * 14
+    out[len(hand)] = 1.0
+    out += [sum(count == k for count in ranks) / 4 for k in (1, 2, 3, 4)]
+    small = [0.0] * 14
+    small[min(sum((count + 2) // 3 for count in ranks), 13)] = 1.0
+    out += small
+    out += [ranks[-1] / 4, ranks[-2] / 4]
+    ring = "A23456789TJQKA"
+    runs = [
+        ring[at : at + 5]
+        for at in range(10)
+        if all(r in {c[0] for c in hand} for r in ring[at : at + 5])
+    ]
+    out += [len(runs) / 4, float(bool(runs))]
+    flush_suits = [suit for suit in "cdhs" if sum(card[1] == suit for card in hand) >= 5]
+    out.append(len(flush_suits) / 4)
+    triples = [r for r, count in zip(BIG2_RANKS, ranks, strict=True) if count >= 3]
+    pairs = [r for r, count in zip(BIG2_RANKS, ranks, strict=True) if count >= 2]
+    out.append(float(bool(triples) and len(pairs) >= 2))
+    top = max((BIG2_RANKS.index(card[0]) for card in unseen), default=-1)
+    out.append(sum(BIG2_RANKS.index(card[0]) > top for card in hand) / 4)
+    out.append(sum(BIG2_RANKS.index(card[0]) >= top for card in hand) / 4)
+    lone = [
+        card
+        for card in hand
+        if ranks[BIG2_RANKS.index(card[0])] == 1
+        and card[1] not in flush_suits
+        and not any(card[0] in run for run in runs)
+    ]
+    out.append(len(lone) / 4)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_hand_shape_equals_one_counted_card_by_card(seed: int) -> None:
+    rng = random.Random(seed)
+    deck = [rank + suit for rank in BIG2_RANKS for suit in "cdhs"]
+    hand = set(rng.sample(deck, rng.randint(0, 13)))
+    unseen = set(rng.sample(sorted(set(deck) - hand), rng.randint(0, 52 - len(hand))))
+    # Runs and flushes often enough to count them.
+    if seed % 3 == 0:
+        hand = {rank + rng.choice("cdhs") for rank in "A2345" if rng.random() < 0.9} | set(
+            list(hand)[:4]
+        )
+    elif seed % 3 == 1:
+        hand = {rank + "h" for rank in rng.sample(BIG2_RANKS, 6)} | set(list(hand)[:5])
+    unseen -= hand
+    (row,) = hand_shape(_text_bits(hand), mask_of(parse_cards(" ".join(unseen))))
+    assert len(row) == SHAPE_FEATURES
+    np.testing.assert_allclose(row, plain_shape(hand, unseen))
+
+
+def _text_bits(cards: set[str]) -> np.ndarray:
+    bits = np.zeros((1, 52), dtype=np.float32)
+    for card in parse_cards(" ".join(cards)):
+        bits[0, card] = 1.0
+    return bits
 
 
 def plain_values(layers, rows) -> list[float]:

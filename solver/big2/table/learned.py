@@ -8,6 +8,10 @@ nothing more:
 
 * the hand the move leaves, the move's cards, its size (a pass is size 0) and, for a
   five-card play, its kind's place in the rules' order;
+* the shape of the hand the move leaves (:func:`hand_shape`): how many cards, how many
+  ranks of one, two, three and four cards, the one-rank plays it needs, its deuces and aces,
+  its runs of five ranks, its suits of five cards or more, whether it holds a full house, its
+  cards of a rank above every card it has not seen and its singles that no run or flush takes;
 * every card played so far (by anyone), the play to beat (its cards and size; none on a lead),
   which seat made it and which seats are out of the trick, counted from the mover (1 the next
   seat, 2 the one across, 3 the previous);
@@ -40,6 +44,7 @@ __all__ = [
     "FEATURES",
     "WEIGHTS",
     "deal_state_features",
+    "hand_shape",
     "Learned",
     "Network",
     "move_features",
@@ -52,9 +57,11 @@ _SIZES = 6  # a pass, then plays of 1 to 5 cards
 _PLACES = 8  # a five-card play's kind's place in the rules' order
 _SEATS = 4
 _MAX_COUNT = 13
+_FULL = (1 << 52) - 1
 # What a position shows, then what a move adds; the state part is shared by every move.
 STATE_FEATURES = 52 + 52 + _SIZES + 1 + (_SEATS - 1) * _MAX_COUNT + _SEATS + (_SEATS - 1) + 1
-MOVE_FEATURES = 52 + 52 + _SIZES + _PLACES
+SHAPE_FEATURES = (_MAX_COUNT + 1) + 4 + (_MAX_COUNT + 1) + 2 + 2 + 1 + 1 + 2 + 1
+MOVE_FEATURES = 52 + 52 + _SIZES + _PLACES + SHAPE_FEATURES
 FEATURES = STATE_FEATURES + MOVE_FEATURES
 
 
@@ -105,7 +112,8 @@ def move_features(
 ) -> np.ndarray:
     """A row for each move (``(mask, size, strength)``, or None for a pass): the position's
     part ``state`` (from :func:`state_features`), then the hand the move leaves, its cards,
-    its size and its five-card kind's place."""
+    its size, its five-card kind's place and the :func:`hand_shape` of the hand it leaves
+    (the cards not seen being those neither in ``hand`` nor played, as ``state`` shows)."""
     import numpy as np
 
     rows = len(moves)
@@ -113,7 +121,8 @@ def move_features(
     out[:, :STATE_FEATURES] = state
     masks = [0 if move is None else move[0] for move in moves]
     at = STATE_FEATURES
-    out[:, at : at + 52] = _bits([hand ^ mask for mask in masks])
+    left = _bits([hand ^ mask for mask in masks])
+    out[:, at : at + 52] = left
     out[:, at + 52 : at + 104] = _bits(masks)
     at += 104
     for row, move in enumerate(moves):
@@ -122,6 +131,97 @@ def move_features(
         if size == 5:
             assert move is not None
             out[row, at + _SIZES + min(move[2] // KIND_STEP, _PLACES - 1)] = 1.0
+    at += _SIZES + _PLACES
+    unseen = _FULL & ~(_mask_of_bits(state[:52]) | hand)
+    out[:, at:] = hand_shape(left, unseen)
+    return out
+
+
+def _mask_of_bits(bits: np.ndarray) -> CardSet:
+    """The card set whose 52 numbers (0 or 1) are ``bits``."""
+    import numpy as np
+
+    padded = np.zeros(64, dtype=np.uint8)
+    padded[:52] = bits
+    return int(np.packbits(padded, bitorder="little").view("<u8")[0])
+
+
+@lru_cache(maxsize=1)
+def _shape_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Each rank's place in Big 2's order (three lowest, deuce highest) from the cards' rank
+    (deuce 0 to ace 12), and the ranks of a row of five in a run: ace low or high."""
+    import numpy as np
+
+    place = np.array([(rank - 1) % 13 for rank in range(13)])
+    ranks = [12, *range(13)]  # A 2 3 ... K A
+    runs = np.array([ranks[start : start + 5] for start in range(len(ranks) - 4)])
+    return place, runs
+
+
+def hand_shape(left: np.ndarray, unseen: CardSet) -> np.ndarray:
+    """For each row of ``left`` (a hand as 52 numbers 0 or 1, card ``rank * 4 + suit``), what
+    its shape shows (counts divided by 4): its number of cards (one-hot, 0 to 13); the ranks
+    holding one, two, three and four of its cards; the one-rank plays (singles, pairs,
+    triples) that play it, ``ceil(count / 3)`` a rank (one-hot, 0 to 13); its deuces and
+    aces; its runs of five ranks (ace low or high; as runs need not be the rules' straights,
+    whatever the rules) and whether it has one; its suits of five cards or more; whether it
+    holds a triple and another pair (a full house); its cards of a rank above every rank of
+    ``unseen`` (the cards the mover has not seen), and of the highest rank of ``unseen`` or
+    above; and its singles (ranks of one card) that no run of its own and no suit of five of
+    its own takes.
+
+    >>> from handsolver.models.cards import mask_of, parse_cards
+    >>> from handsolver.solver.big2.table.learned import _bits
+    >>> hand = mask_of(parse_cards("3c 4d 5h 6s 7c 9d 9h 2s"))
+    >>> unseen = (1 << 52) - 1 & ~hand & ~mask_of(parse_cards("2c 2d 2h"))  # top: an ace
+    >>> row = hand_shape(_bits([hand]), unseen)[0]
+    >>> int(row[:14].argmax()), row[14:18].tolist(), int(row[18:32].argmax())
+    (8, [1.5, 0.25, 0.0, 0.0], 7)
+    >>> row[32:38].tolist()  # a deuce, no ace, 3 to 7 and 2 to 6, no flush, no full house
+    [0.25, 0.0, 0.5, 1.0, 0.0, 0.0]
+    >>> row[38:].tolist()  # the deuce above every unseen card; every single in a run
+    [0.25, 0.25, 0.0]
+    """
+    import numpy as np
+
+    place, runs = _shape_tables()
+    rows = len(left)
+    by_rank = left.reshape(rows, 13, 4)
+    counts = by_rank.sum(axis=2)
+    out = np.zeros((rows, SHAPE_FEATURES), dtype=np.float32)
+    cards = counts.sum(axis=1).astype(int)
+    out[np.arange(rows), cards] = 1.0
+    at = _MAX_COUNT + 1
+    of = [(counts == k).sum(axis=1) for k in range(1, 5)]
+    out[:, at : at + 4] = np.stack(of, axis=1) / 4
+    at += 4
+    small = np.minimum(np.ceil(counts / 3).sum(axis=1).astype(int), _MAX_COUNT)
+    out[np.arange(rows), at + small] = 1.0
+    at += _MAX_COUNT + 1
+    out[:, at] = counts[:, 0] / 4
+    out[:, at + 1] = counts[:, 12] / 4
+    at += 2
+    present = counts > 0
+    whole = present[:, runs].all(axis=2)  # rows x runs
+    out[:, at] = whole.sum(axis=1) / 4
+    out[:, at + 1] = whole.any(axis=1)
+    at += 2
+    suits = by_rank.sum(axis=1)
+    flush_suits = suits >= 5
+    out[:, at] = flush_suits.sum(axis=1) / 4
+    at += 1
+    out[:, at] = ((of[2] + of[3]) >= 1) & ((of[1] + of[2] + of[3]) >= 2)
+    at += 1
+    unseen_ranks = [place[card >> 2] for card in range(52) if unseen >> card & 1]
+    top = max(unseen_ranks, default=-1)
+    out[:, at] = counts[:, place > top].sum(axis=1) / 4
+    out[:, at + 1] = counts[:, place >= top].sum(axis=1) / 4
+    at += 2
+    in_run = np.zeros((rows, 13), dtype=bool)
+    for run, ranks in enumerate(runs):
+        in_run[:, ranks] |= whole[:, run : run + 1]
+    in_flush = (by_rank * flush_suits[:, None, :]).sum(axis=2) > 0
+    out[:, at] = ((counts == 1) & ~in_run & ~in_flush).sum(axis=1) / 4
     return out
 
 
