@@ -218,11 +218,11 @@ def test_advice_with_the_models_is_deterministic_and_exact_where_proven() -> Non
             settings = replace(TABLE_ADVICE, seed=3, opponents=model, samples=8)
             first = advise(view, settings)
             assert first == advise(view, settings)
-            # Every verdict proven is a forced win: its move scores 1 in that deal, whatever the
-            # model, so a move proven in every deal has share 1.
+            # A verdict proven in a deal scores that deal 1 or 0, whatever the model, so a move
+            # proven in every deal has a share of whole deals.
             for move in first.moves:
                 if move.exact == first.samples:
-                    assert move.share in (0, 1)
+                    assert (move.share * first.samples).denominator == 1
 
 
 def test_an_unknown_model_is_an_input_error() -> None:
