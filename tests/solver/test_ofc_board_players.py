@@ -76,6 +76,23 @@ def test_the_players_play_the_same_deals_differently() -> None:
     assert rollout != sampled_boards(hand, 30, 2, OfcRules(), player="policy")
 
 
+def test_the_policy_plays_the_boards_it_played_before_the_switch() -> None:
+    # The same shuffled decks, each played out by the policy: --opponent-play policy gives the
+    # figures of the studies made when the policy was the only opponent.
+    from handsolver.solver.ofc.play import Scorer, played_out
+
+    hand = parse_cards(HAND14)
+    rules = OfcRules()
+    unseen = [card for card in rules.deck if card not in hand]
+    rng = random.Random("ofc-opponents-3")
+    expected = []
+    for _ in range(10):
+        deck = unseen[:]
+        rng.shuffle(deck)
+        expected.append(played_out(((), (), ()), deck, Scorer(rules, Fraction(12))))
+    assert sampled_boards(hand, 10, 3, rules, Fraction(12), player="policy") == tuple(expected)
+
+
 def fouls(player: str, rules: OfcRules, count: int = 150) -> int:
     play = board_player(player, rules)
     found = 0

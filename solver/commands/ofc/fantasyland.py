@@ -15,6 +15,7 @@ from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.ofc.options import (
     MAX_STAY_VALUE,
+    PLAYED_BY,
     JokersOption,
     OpponentPlayOption,
     RoyaltiesOption,
@@ -35,10 +36,6 @@ from handsolver.solver.commands.table import Column, print_table
 if TYPE_CHECKING:
     from handsolver.models.cards import Notation
     from handsolver.solver.ofc import FantasySetting
-
-
-PLAYED_BY = {"rollout": "rollout player", "policy": "policy"}
-"""How the header names the player of the sampled boards."""
 
 
 def _setting_json(entry: FantasySetting, notation: Notation) -> dict[str, Any]:

@@ -152,11 +152,13 @@ OpponentPlayOption = Annotated[
     typer.Option(
         "--opponent-play",
         metavar="rollout|policy",
-        help="Who plays the sampled boards out: rollout (the rollout player of 'ofc play', "
-        "which fouls a few boards in a hundred) or policy (the hand-written policy, which fouls "
-        "about four in ten).",
+        help="Who plays the sampled opponent boards (and a study's normal hands) out: rollout "
+        "(the rollout player of 'ofc play', which fouls a few boards in a hundred) or policy "
+        "(the hand-written policy, which fouls about four in ten).",
     ),
 ]
+PLAYED_BY = {"rollout": "rollout player", "policy": "policy"}
+"""How the commands name the player of the sampled boards in their headers."""
 
 
 def check_opponent_play(player: str) -> None:

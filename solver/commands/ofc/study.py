@@ -8,8 +8,8 @@ from typing import Annotated, Any
 import typer
 
 from handsolver.solver.commands.errors import user_errors
-from handsolver.solver.commands.ofc.fantasyland import PLAYED_BY
 from handsolver.solver.commands.ofc.options import (
+    PLAYED_BY,
     FantasyOption,
     JokersOption,
     OpponentPlayOption,
