@@ -12,15 +12,15 @@ work itself took, and the targets are compared with it.
 3. ``handsolver ofc play`` as a whole command: the last street, and two streets left against a
    complete board (targets: 0.5 s and 5 s).
 4. With ``--study-hands N``: ``handsolver ofc study --hands N`` (and ``--size-hands``,
-   ``--normal-hands``, ``--workers``, ``--opponents``) as a whole command: its figures, its wall
-   clock and CPU time and the machine's load (target: the fixed point's standard error under
-   0.1 points in under 10 minutes on 2 cores).
+   ``--normal-hands``, ``--workers``, ``--opponents``, ``--opponent-play``) as a whole command:
+   its figures, its wall clock and CPU time and the machine's load (target: the fixed point's
+   standard error under 0.1 points in under 10 minutes on 2 cores).
 
     python scripts/bench_ofc.py [--hands 200] [--repeats 5]
     python scripts/bench_ofc.py --hands 0 --study-hands 20000 --size-hands 2000 \
         --normal-hands 2000 --workers 2
     python scripts/bench_ofc.py --hands 0 --study-hands 5000 --size-hands 800 \
-        --normal-hands 0 --workers 2 --opponents 5
+        --normal-hands 0 --workers 2 --opponents 5 --opponent-play policy
 
 5. With ``--match-deals N``: the player of ``ofc play`` (its defaults; ``--subject rollout``:
    its rollout player alone) in duplicate heads-up deals against ``--against`` (``policy``,
@@ -100,6 +100,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--opponents", type=int, default=0, help="the study's opponent boards a hand (0: none)"
+    )
+    parser.add_argument(
+        "--opponent-play",
+        default="rollout",
+        help="who plays the study's opponent boards and normal hands: rollout or policy",
     )
     parser.add_argument("--match-deals", type=int, default=0)
     parser.add_argument("--against", default="policy", help="policy, player, rollout or random")
@@ -204,6 +209,8 @@ def study(options: argparse.Namespace) -> None:
         "--workers",
         str(options.workers),
         *(["--opponents", str(options.opponents)] if options.opponents else []),
+        "--opponent-play",
+        options.opponent_play,
         "--seed",
         str(options.seed),
         "--json",
@@ -243,9 +250,10 @@ def study(options: argparse.Namespace) -> None:
     if normal:
         shares = ", ".join(f"{k}: {v:.2%}" for k, v in normal["share_fantasy"].items())
         print(
-            f"   normal hands by the policy ({normal['hands']}): royalties "
+            f"   normal hands by the {options.opponent_play} ({normal['hands']}): royalties "
             f"{normal['mean_royalties']:.2f} ± {normal['royalties_stderr']:.2f}, fouled "
-            f"{normal['share_fouled']:.1%}, fantasyland {shares}; worth "
+            f"{normal['share_fouled']:.1%}, fantasyland {normal['share_fantasy_earned']:.2%} "
+            f"({shares}); worth "
             f"{normal['fantasy_value']:.2f} ± {normal['fantasy_value_stderr']:.2f} a hand"
         )
 

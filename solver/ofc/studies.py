@@ -9,8 +9,9 @@ of staying is ``V_14`` itself):
 where, for each hand, ``A`` is the best royalties of any setting and ``B`` the best royalties of
 a setting that stays (no ``B``: the hand cannot stay).  With ``opponents`` (K boards a hand) the
 royalties are replaced by the mean score against K opponent boards dealt from the cards not in
-the hand (from the hand's own seed) and played by the policy of
-:mod:`handsolver.solver.ofc.play` valuing its own fantasyland at 0, as
+the hand (from the hand's own seed) and played by a board player (the rollout player of
+:mod:`handsolver.solver.ofc.rollout` by default, or the policy of
+:mod:`handsolver.solver.ofc.play`) valuing its own fantasyland at 0, as
 :mod:`handsolver.solver.ofc.opponents` samples them: heads-up, the score counts both players'
 royalties and the rows.  The score does not depend on the stay value, so the same two searches
 serve.  Both are proven best by the search of
@@ -30,9 +31,9 @@ opponent who does not foul.
 Classic open-face's fantasyland deals 13 cards, and staying deals 13 again: ``V_13`` is the one
 fixed point (:func:`study_sizes`).
 
-Normal hands (13 cards over the variant's streets) are dealt and played by the policy of
-:mod:`handsolver.solver.ofc.play`, valuing fantasyland at ``V_14`` (to 1/100 of a point), to
-measure how often they foul and how often they earn fantasyland, and of which size.
+Normal hands (13 cards over the variant's streets) are dealt and played by the same board
+player, valuing fantasyland at ``V_14`` (to 1/100 of a point), to measure how often they foul
+and how often they earn fantasyland, and of which size.
 
 Hands go in blocks of :data:`BLOCK`, each dealt from its own seed (``seed``, size, index), so the
 answer is the same with any number of workers and a block saved by an earlier run
@@ -56,6 +57,7 @@ from handsolver.models.cards import DECK, JOKERS, Card, InputError
 from handsolver.models.ofc import OfcRules
 from handsolver.models.poker import FULL_HOUSE
 from handsolver.models.split import Setting
+from handsolver.solver.ofc.opponents import BOARD_PLAYERS
 
 SIZES = (14, 15, 16, 17)
 """Pineapple's fantasyland hands, the one a board that stays is dealt first."""
@@ -73,7 +75,7 @@ class HandValues(NamedTuple):
 
 
 class NormalValues(NamedTuple):
-    """One normal hand played by the policy."""
+    """One normal hand played out whole by a board player."""
 
     royalties: int
     fouled: bool
@@ -91,6 +93,8 @@ class FantasyBlock:
     rules: OfcRules
     opponents: int = 0
     """Opponent boards a hand (0: royalties alone)."""
+    player: str = BOARD_PLAYERS[0]
+    """Who plays the opponent boards (:data:`~handsolver.solver.ofc.opponents.BOARD_PLAYERS`)."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,8 @@ class NormalBlock:
     seed: int
     fantasy_value: Fraction
     rules: OfcRules
+    player: str = BOARD_PLAYERS[0]
+    """Who plays the hands (:data:`~handsolver.solver.ofc.opponents.BOARD_PLAYERS`)."""
 
 
 def study_sizes(rules: OfcRules) -> tuple[int, ...]:
@@ -172,7 +178,7 @@ def study_boards(cards: Sequence[Card], block: FantasyBlock, index: int) -> tupl
     from handsolver.solver.ofc.opponents import sampled_boards
 
     seed = f"study-{block.seed}-{block.size}-{index}"
-    return sampled_boards(cards, block.opponents, seed, block.rules)
+    return sampled_boards(cards, block.opponents, seed, block.rules, player=block.player)
 
 
 def _may_stay(cards: Sequence[Card], rules: OfcRules) -> bool:
@@ -208,15 +214,15 @@ def set_fantasy_block(block: FantasyBlock) -> list[HandValues]:
 
 
 def play_normal_block(block: NormalBlock) -> list[NormalValues]:
-    """One block of normal hands dealt street by street and played by the policy."""
+    """One block of normal hands dealt street by street and played by the block's player."""
     from handsolver.models.ofc import is_foul, row_royalties
-    from handsolver.solver.ofc.play import Scorer, played_out
+    from handsolver.solver.ofc.opponents import board_player
 
-    scorer = Scorer(block.rules, block.fantasy_value)
+    play = board_player(block.player, block.rules, block.fantasy_value)
     played = []
     for index in range(block.first, block.first + block.count):
         deck = dealt_cards(block.seed, "normal", len(block.rules.deck), index, block.rules.deck)
-        board = played_out(((), (), ()), deck, scorer)
+        board = play(deck)
         played.append(
             NormalValues(
                 row_royalties(board, block.rules.royalties).total,

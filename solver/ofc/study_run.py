@@ -29,6 +29,7 @@ from typing import Any
 from handsolver.models.cards import InputError
 from handsolver.models.ofc import OfcRules
 from handsolver.solver.batch import run_missing
+from handsolver.solver.ofc.opponents import BOARD_PLAYERS
 from handsolver.solver.ofc.studies import (
     BLOCK,
     FantasyBlock,
@@ -62,10 +63,16 @@ BlockKey = tuple[str, int, str]
 
 
 def study_key(
-    seed: int, rules: OfcRules, hands: int, size_hands: int, normal_hands: int, opponents: int = 0
+    seed: int,
+    rules: OfcRules,
+    hands: int,
+    size_hands: int,
+    normal_hands: int,
+    opponents: int = 0,
+    player: str = BOARD_PLAYERS[0],
 ) -> dict[str, Any]:
-    """What a checkpoint must match: the study, its rules, counts and opponent boards a hand,
-    the program's version."""
+    """What a checkpoint must match: the study, its rules, counts, opponent boards a hand and
+    who plays them (and the normal hands), the program's version."""
     tables = json.dumps([rules.royalties.back, rules.royalties.middle, rules.royalties.front])
     return {
         "study": "ofc fantasyland",
@@ -78,6 +85,7 @@ def study_key(
         "royalties": hashlib.sha256(tables.encode()).hexdigest()[:32],
         "hands": [hands, size_hands, normal_hands],
         "opponents": opponents,
+        "opponent_play": player,
         "block": BLOCK,
     }
 
@@ -90,6 +98,7 @@ def run_study(
     size_hands: int = 0,
     normal_hands: int = 0,
     opponents: int = 0,
+    opponent_play: str = BOARD_PLAYERS[0],
     workers: int = 1,
     scheduler: str | None = None,
     checkpoint: Path | None = None,
@@ -100,15 +109,20 @@ def run_study(
     """The study of ``hands`` 14-card hands (classic: 13), ``size_hands`` of 15, 16 and 17 cards
     each (none in classic) and ``normal_hands`` normal hands, spread over ``workers`` processes
     or a Dask ``scheduler``; ``opponents`` boards a fantasyland hand add the mean score against
-    them (0: royalties alone).
+    them (0: royalties alone).  ``opponent_play`` names who plays the opponent boards and the
+    normal hands (:data:`~handsolver.solver.ofc.opponents.BOARD_PLAYERS`).
 
     With ``checkpoint`` every finished block is saved there; ``resume`` reads it first and
     computes only the blocks it lacks (without ``resume`` the file is started afresh).
 
-    :raises InputError: normal hands without hands of 15 to 17 cards (they may earn them), a
-        checkpoint of another study or one that cannot be read, a required one that cannot be
-        written, or every 14-card hand able to stay.
+    :raises InputError: an unknown player, normal hands without hands of 15 to 17 cards (they
+        may earn them), a checkpoint of another study or one that cannot be read, a required one
+        that cannot be written, or every 14-card hand able to stay.
     """
+    if opponent_play not in BOARD_PLAYERS:
+        raise InputError(
+            f"unknown opponent player {opponent_play!r}; use {' or '.join(BOARD_PLAYERS)}"
+        )
     sizes = study_sizes(rules)
     if normal_hands and not size_hands and len(sizes) > 1:
         raise InputError(
@@ -117,7 +131,7 @@ def run_study(
     counts = {size: hands if size == sizes[0] else size_hands for size in sizes}
     wanted = {(str(size), first): count for size in sizes for first, count in blocks(counts[size])}
     wanted.update({(NORMAL, first): count for first, count in blocks(normal_hands)})
-    key = study_key(seed, rules, hands, size_hands, normal_hands, opponents)
+    key = study_key(seed, rules, hands, size_hands, normal_hands, opponents, opponent_play)
     done: dict[BlockKey, list[Any]] = {}
     if checkpoint is not None and resume and checkpoint.exists():
         done = read_checkpoint(checkpoint, key, wanted, rules)
@@ -129,7 +143,7 @@ def run_study(
             writer.add(block_line(key, part, first, tag, values))
     try:
         fantasy = [
-            FantasyBlock(size, first, count, seed, rules, opponents)
+            FantasyBlock(size, first, count, seed, rules, opponents, opponent_play)
             for size in sizes
             for first, count in blocks(counts[size])
         ]
@@ -153,7 +167,9 @@ def run_study(
         fantasy_value = Fraction(round(study.value * 100), 100)
         tag = str(fantasy_value)
         normal = {
-            (NORMAL, first, tag): NormalBlock(first, count, seed, fantasy_value, rules)
+            (NORMAL, first, tag): NormalBlock(
+                first, count, seed, fantasy_value, rules, opponent_play
+            )
             for first, count in blocks(normal_hands)
         }
         played_blocks = _run(
@@ -248,7 +264,7 @@ def read_checkpoint(
         path,
         key,
         (len(wanted) + 1) * MAX_LINE_BYTES,
-        "is not for this study (seed, rules, variant, hands or version differ)",
+        "is not for this study (seed, rules, variant, hands, opponents or version differ)",
     )
     found: dict[BlockKey, list[list[Any]]] = {}
     rules_range = _saved_ranges(key, rules)

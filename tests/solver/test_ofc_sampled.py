@@ -94,7 +94,7 @@ def test_the_command_says_how_many_boards_and_the_seed() -> None:
     result = runner.invoke(app, [*args, "--stay-value", "15", "--top", str(TOP_K), "--json"])
     assert result.exit_code == 0, result.output
     answer = json.loads(result.output)
-    assert answer["rules"]["sampled_opponents"] == {"boards": 25, "seed": 4}
+    assert answer["rules"]["sampled_opponents"] == {"boards": 25, "seed": 4, "played_by": "rollout"}
     rules = OfcRules()
     boards = sampled_boards(parse_cards(HAND14), 25, 4, rules, Fraction(15))
     objective = Objective(Fraction(15), boards, mean=True)

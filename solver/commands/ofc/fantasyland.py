@@ -15,11 +15,14 @@ from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.inputs import card_texts
 from handsolver.solver.commands.ofc.options import (
     MAX_STAY_VALUE,
+    PLAYED_BY,
     JokersOption,
+    OpponentPlayOption,
     RoyaltiesOption,
     StayRuleOption,
     VariantOption,
     check_jokers,
+    check_opponent_play,
     ofc_rules,
     points_text,
     points_value,
@@ -82,10 +85,11 @@ def fantasyland(
             min=1,
             max=10_000,
             help="Deal N opponent boards from the cards not in HAND (by --seed), each played by "
-            "the policy of 'ofc play': the objective adds the mean score against them.",
+            "--opponent-play: the objective adds the mean score against them.",
             show_default=False,
         ),
     ] = None,
+    opponent_play: OpponentPlayOption = "rollout",
     seed: SeedOption = 0,
     top: Annotated[
         int, typer.Option("--top", min=1, max=1000, help="Settings listed, 1 to 1,000.")
@@ -134,6 +138,7 @@ def fantasyland(
         rules = with_jokers(ofc_rules(royalties, stay_rule, variant=variant), jokers)
         check_fantasy_hand(hand, rules)
         value = points_value(stay_value, "--stay-value")
+        check_opponent_play(opponent_play)
         boards = tuple(board_of_text(board, jokers=True) for board in vs or [])
         check_jokers([*hand, *(card for board in boards for row in board for card in row)], rules)
         if sample_opponents is not None:
@@ -149,6 +154,7 @@ def fantasyland(
                 rules,
                 value,
                 watch=lambda numbers, count: progress(numbers, count, "opponent boards"),
+                player=opponent_play,
             )
             objective = Objective(value, sampled, mean=True)
         else:
@@ -165,7 +171,7 @@ def fantasyland(
             "against": [rows_json(board, notation) for board in boards],
             "sampled_opponents": None
             if sample_opponents is None
-            else {"boards": sample_opponents, "seed": seed},
+            else {"boards": sample_opponents, "seed": seed, "played_by": opponent_play},
         },
         "settings": [_setting_json(entry, notation) for entry in answer.settings],
         "proven": answer.proven,
@@ -181,7 +187,8 @@ def fantasyland(
     if sample_opponents is not None:
         against = (
             f"\nagainst: {sample_opponents:,} opponent boards dealt from the other cards (seed "
-            f"{seed}) and played by the policy; the objective adds the mean score against them"
+            f"{seed}) and played by the {PLAYED_BY[opponent_play]}; the objective adds the mean "
+            "score against them"
         )
     typer.echo(
         f"cards: {notation.format_cards(hand)} ({len(hand)})   stay value: {points_text(value)}   "

@@ -146,6 +146,36 @@ def rows_json(setting: Any, notation: Notation) -> dict[str, list[str]]:
     }
 
 
+# Who plays the boards a command samples: one switch for ofc study and ofc fantasyland.
+OpponentPlayOption = Annotated[
+    str,
+    typer.Option(
+        "--opponent-play",
+        metavar="rollout|policy",
+        help="Who plays the sampled opponent boards (and a study's normal hands) out: rollout "
+        "(the rollout player of 'ofc play', which fouls a few boards in a hundred) or policy "
+        "(the hand-written policy, which fouls about four in ten).",
+    ),
+]
+PLAYED_BY = {"rollout": "rollout player", "policy": "policy"}
+"""How the commands name the player of the sampled boards in their headers."""
+
+
+def check_opponent_play(player: str) -> None:
+    """Refuse a player that cannot play sampled boards, naming the option.
+
+    :raises InputError: naming the player typed and the ones that may play.
+    """
+    from handsolver.models.cards import InputError
+    from handsolver.solver.ofc.opponents import BOARD_PLAYERS
+
+    if player not in BOARD_PLAYERS:
+        raise InputError(
+            f"--opponent-play: {player[:40]!r} is not a player of sampled boards; use "
+            f"{' or '.join(BOARD_PLAYERS)}"
+        )
+
+
 # The joker deck: one switch for every ofc command.
 JokersOption = Annotated[
     bool,

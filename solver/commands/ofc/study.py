@@ -9,11 +9,14 @@ import typer
 
 from handsolver.solver.commands.errors import user_errors
 from handsolver.solver.commands.ofc.options import (
+    PLAYED_BY,
     FantasyOption,
     JokersOption,
+    OpponentPlayOption,
     RoyaltiesOption,
     StayRuleOption,
     VariantOption,
+    check_opponent_play,
     ofc_rules,
     with_jokers,
 )
@@ -65,7 +68,7 @@ def study(
             "--normal-hands",
             min=0,
             max=1_000_000,
-            help="Normal hands played by the policy (0 to 1,000,000).",
+            help="Normal hands played by the --opponent-play player (0 to 1,000,000).",
         ),
     ] = 0,
     opponents: Annotated[
@@ -76,10 +79,11 @@ def study(
             min=0,
             max=1000,
             help="Value each fantasyland hand by its royalties and mean score against K opponent "
-            "boards (heads-up, dealt from the other cards and played by the policy of ofc play); "
+            "boards (heads-up, dealt from the other cards and played by --opponent-play); "
             "0: royalties alone.",
         ),
     ] = 0,
+    opponent_play: OpponentPlayOption = "rollout",
     seed: SeedOption = 0,
     royalties: RoyaltiesOption = None,
     stay_rule: StayRuleOption = "standard",
@@ -97,8 +101,10 @@ def study(
     mean royalties of the best settings plus the share that stays times the value of staying
     (14 cards; classic 13), each hand set knowing that value; with --opponents K, royalties
     and the mean score against K sampled opponent boards.  With --normal-hands, normal hands
-    played by the policy: fouls, royalties and the fantasyland they earn.  Minutes of work for
-    many hands: a progress bar, checkpoints (--resume continues), --workers or --scheduler.
+    played out: fouls, royalties and the fantasyland they earn.  The opponent boards and the
+    normal hands are played by --opponent-play: the rollout player, or the weaker policy.
+    Minutes of work for many hands: a progress bar, checkpoints (--resume continues), --workers
+    or --scheduler.
 
     Example: handsolver ofc study --hands 2000 --normal-hands 1000 --workers 2
     """
@@ -108,7 +114,8 @@ def study(
     others = hands if size_hands is None else size_hands
     with user_errors():
         rules = with_jokers(ofc_rules(royalties, stay_rule, fantasy, variant), jokers)
-        key = study_key(seed, rules, hands, others, normal_hands, opponents)
+        check_opponent_play(opponent_play)
+        key = study_key(seed, rules, hands, others, normal_hands, opponents, opponent_play)
         path = checkpoint if checkpoint is not None else study_checkpoint(key)
         with checkpointed_run(path, named=checkpoint is not None, resume=resume, what="study"):
             result = run_study(
@@ -118,6 +125,7 @@ def study(
                 size_hands=others,
                 normal_hands=normal_hands,
                 opponents=opponents,
+                opponent_play=opponent_play,
                 workers=workers,
                 scheduler=scheduler,
                 checkpoint=path,
@@ -146,6 +154,7 @@ def study(
         "hands": hands,
         "size_hands": others,
         "opponents": opponents,
+        "opponent_play": opponent_play,
         "seed": seed,
         "rules": {
             "stay": stay_rule,
@@ -176,6 +185,7 @@ def study(
             "royalties_stderr": round(normal.royalties_stderr, 6),
             "share_fouled": round(normal.share_fouled, 6),
             "share_fantasy": {str(k): round(v, 6) for k, v in normal.share_fantasy.items()},
+            "share_fantasy_earned": round(sum(normal.share_fantasy.values()), 6),
             "fantasy_value": round(normal.fantasy_value, 6),
             "fantasy_value_stderr": round(normal.fantasy_value_stderr, 6),
         }
@@ -189,7 +199,8 @@ def study(
         f"{hands:,} random fantasyland hands of {rules.refantasy_cards} cards{others_text} (seed "
         f"{seed}), stay rule {stay_rule}{', classic' if variant == 'classic' else ''}; "
         + (
-            f"royalties and mean score against {opponents:,} opponent boards a hand; "
+            f"royalties and mean score against {opponents:,} opponent boards a hand played by the "
+            f"{PLAYED_BY[opponent_play]}; "
             if opponents
             else ""
         )
@@ -200,7 +211,7 @@ def study(
         [
             Column("cards"),
             Column(points, keep=True),
-            Column("stay", keep=True),
+            Column("stays", keep=True),
             Column("value of fantasyland", "value", keep=True),
         ],
         (
@@ -217,9 +228,11 @@ def study(
         shares = ", ".join(
             f"{size}: {share:.1%}" for size, share in normal.share_fantasy.items() if share
         )
+        earned = sum(normal.share_fantasy.values())
         typer.echo(
-            f"normal hands played by the policy ({normal.hands:,}): royalties "
+            f"normal hands played by the {PLAYED_BY[opponent_play]} ({normal.hands:,}): royalties "
             f"{normal.royalties:.2f} ± {_error(normal.royalties_stderr, 2)}, fouled "
-            f"{normal.share_fouled:.1%}, fantasyland earned {shares or 'never'}; its value "
+            f"{normal.share_fouled:.1%}, fantasyland earned "
+            f"{f'{earned:.1%} ({shares})' if shares else 'never'}; its value "
             f"{normal.fantasy_value:.2f} ± {_error(normal.fantasy_value_stderr, 2)} a hand"
         )
