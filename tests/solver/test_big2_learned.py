@@ -16,6 +16,7 @@ from handsolver.models.cards import mask_of, parse_cards
 from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.learned import (
     FEATURES,
+    REACH_FEATURES,
     SHAPE_FEATURES,
     STATE_FEATURES,
     WEIGHTS,
@@ -25,6 +26,7 @@ from handsolver.solver.big2.table.learned import (
     hand_shape,
     move_features,
     network,
+    unseen_reach,
     view_moves,
     view_state,
 )
@@ -143,6 +145,76 @@ def test_the_hand_shape_equals_one_counted_card_by_card(seed: int) -> None:
     (row,) = hand_shape(_text_bits(hand), mask_of(parse_cards(" ".join(unseen))))
     assert len(row) == SHAPE_FEATURES
     np.testing.assert_allclose(row, plain_shape(hand, unseen))
+
+
+def plain_reach(hand: set[str], move: set[str], unseen: set[str]) -> list[float]:
+    """:func:`unseen_reach` of cards written as text, the move's cards taken from ``hand``."""
+
+    def count(cards: set[str], rank: str) -> int:
+        return sum(card[0] == rank for card in cards)
+
+    def higher(rank: str, than: str) -> bool:
+        return BIG2_RANKS.index(rank) > BIG2_RANKS.index(than)
+
+    ranks = {card[0] for card in move}
+    out = [0.0, 0.0]
+    if len(ranks) == 1 and len(move) <= 4:
+        (rank,) = ranks
+        rivals = [r for r in BIG2_RANKS if count(unseen, r) >= len(move)]
+        out = [
+            float(all(higher(rank, r) for r in rivals)),
+            float(all(not higher(r, rank) for r in rivals)),
+        ]
+    ring = "A23456789TJQKA"
+    out.append(float(any(all(count(unseen, r) for r in ring[at : at + 5]) for at in range(10))))
+    out.append(float(any(sum(card[1] == suit for card in unseen) >= 5 for suit in "cdhs")))
+    triple = any(count(unseen, r) >= 3 for r in BIG2_RANKS)
+    out.append(float(triple and sum(count(unseen, r) >= 2 for r in BIG2_RANKS) >= 2))
+    out.append(float(any(count(unseen, r) == 4 for r in BIG2_RANKS) and len(unseen) >= 5))
+    left = hand - move
+    for n in (2, 3):
+        rivals = [r for r in BIG2_RANKS if count(unseen, r) >= n]
+        mine = [r for r in BIG2_RANKS if count(left, r) >= n]
+        out.append(sum(all(higher(r, rival) for rival in rivals) for r in mine) / 4)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_what_the_unseen_cards_could_answer_equals_one_counted_card_by_card(seed: int) -> None:
+    rng = random.Random(seed)
+    deck = [rank + suit for rank in BIG2_RANKS for suit in "cdhs"]
+    hand = set(rng.sample(deck, rng.randint(1, 13)))
+    # The unseen cards up to a rank, so that their highest ranks vary and meet the move's.
+    below = BIG2_RANKS[: rng.randint(1, 13)]
+    pool = sorted(card for card in set(deck) - hand if card[0] in below)
+    unseen = set(rng.sample(pool, rng.randint(0, len(pool))))
+    if seed % 4 in (0, 3):  # plays of one rank, often enough to matter
+        rank = rng.choice(sorted({card[0] for card in hand}))
+        same = sorted(card for card in hand if card[0] == rank)
+        move = set(same[: rng.randint(1, len(same))])
+    elif seed % 4 == 1:  # a pass
+        move = set()
+    else:
+        move = set(rng.sample(sorted(hand), min(len(hand), rng.choice([1, 1, 2, 5]))))
+    left_mask, move_mask = (mask_of(parse_cards(" ".join(cards))) for cards in (hand - move, move))
+    (row,) = unseen_reach(
+        _text_bits(hand - move), _text_bits(move), mask_of(parse_cards(" ".join(unseen)))
+    )
+    assert len(row) == REACH_FEATURES
+    assert left_mask ^ move_mask == mask_of(parse_cards(" ".join(hand)))
+    np.testing.assert_allclose(row, plain_reach(hand, move, unseen))
+
+
+def test_a_move_row_ends_with_what_the_unseen_cards_could_answer() -> None:
+    table = Table.deal(dealt(random.Random(4)))
+    view = table.view()
+    _, tuples = view_moves(view)
+    rows = move_features(view_state(view), view.hand, tuples)
+    unseen = (1 << 52) - 1 & ~view.hand
+    left = np.array([[view.hand >> c & 1 ^ (t[0] >> c & 1) for c in range(52)] for t in tuples])
+    cards = np.array([[t[0] >> c & 1 for c in range(52)] for t in tuples])
+    expected = unseen_reach(left.astype(np.float32), cards.astype(np.float32), unseen)
+    np.testing.assert_array_equal(rows[:, FEATURES - REACH_FEATURES :], expected)
 
 
 def _text_bits(cards: set[str]) -> np.ndarray:

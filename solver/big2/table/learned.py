@@ -12,6 +12,9 @@ nothing more:
   ranks of one, two, three and four cards, the one-rank plays it needs, its deuces and aces,
   its runs of five ranks, its suits of five cards or more, whether it holds a full house, its
   cards of a rank above every card it has not seen and its singles that no run or flush takes;
+* what the cards it has not seen could answer (:func:`unseen_reach`): whether nothing of them
+  beats a one-rank move, which five-card plays they could make, and the pairs and triples
+  the move leaves in hand above all of theirs;
 * every card played so far (by anyone), the play to beat (its cards and size; none on a lead),
   which seat made it and which seats are out of the trick, counted from the mover (1 the next
   seat, 2 the one across, 3 the previous);
@@ -46,6 +49,7 @@ __all__ = [
     "deal_state_features",
     "hand_shape",
     "Learned",
+    "unseen_reach",
     "Network",
     "move_features",
     "network",
@@ -61,7 +65,8 @@ _FULL = (1 << 52) - 1
 # What a position shows, then what a move adds; the state part is shared by every move.
 STATE_FEATURES = 52 + 52 + _SIZES + 1 + (_SEATS - 1) * _MAX_COUNT + _SEATS + (_SEATS - 1) + 1
 SHAPE_FEATURES = (_MAX_COUNT + 1) + 4 + (_MAX_COUNT + 1) + 2 + 2 + 1 + 1 + 2 + 1
-MOVE_FEATURES = 52 + 52 + _SIZES + _PLACES + SHAPE_FEATURES
+REACH_FEATURES = 2 + 4 + 2
+MOVE_FEATURES = 52 + 52 + _SIZES + _PLACES + SHAPE_FEATURES + REACH_FEATURES
 FEATURES = STATE_FEATURES + MOVE_FEATURES
 
 
@@ -133,7 +138,9 @@ def move_features(
             out[row, at + _SIZES + min(move[2] // KIND_STEP, _PLACES - 1)] = 1.0
     at += _SIZES + _PLACES
     unseen = _FULL & ~(_mask_of_bits(state[:52]) | hand)
-    out[:, at:] = hand_shape(left, unseen)
+    out[:, at : at + SHAPE_FEATURES] = hand_shape(left, unseen)
+    at += SHAPE_FEATURES
+    out[:, at:] = unseen_reach(left, out[:, STATE_FEATURES + 52 : STATE_FEATURES + 104], unseen)
     return out
 
 
@@ -222,6 +229,52 @@ def hand_shape(left: np.ndarray, unseen: CardSet) -> np.ndarray:
         in_run[:, ranks] |= whole[:, run : run + 1]
     in_flush = (by_rank * flush_suits[:, None, :]).sum(axis=2) > 0
     out[:, at] = ((counts == 1) & ~in_run & ~in_flush).sum(axis=1) / 4
+    return out
+
+
+def unseen_reach(left: np.ndarray, cards: np.ndarray, unseen: CardSet) -> np.ndarray:
+    """For each move (``cards``, 52 numbers 0 or 1, and the hand it leaves ``left``), what the
+    cards the mover has not seen (``unseen``) could answer, by rank (as :func:`hand_shape`):
+    whether the move is a play of one rank above every rank of which ``unseen`` holds as many
+    cards (nothing unseen beats it), and at least as high (only a higher suit of its rank
+    could); whether ``unseen`` holds five ranks in a row, five cards of a suit, a triple and
+    another pair, and four of a rank with a fifth card (the five-card plays it could make);
+    and the pairs and the triples of the hand left (ranks of at least two, of at least three
+    of its cards) above every rank of which ``unseen`` holds as many (counts divided by 4).
+
+    >>> from handsolver.models.cards import mask_of, parse_cards
+    >>> from handsolver.solver.big2.table.learned import _bits
+    >>> hand, move = mask_of(parse_cards("Ac Ad 2c 2d Kh")), mask_of(parse_cards("Ac Ad"))
+    >>> unseen = mask_of(parse_cards("Ah 2h Kc Kd Ks 3c 4c 5c 6c"))
+    >>> unseen_reach(_bits([hand ^ move]), _bits([move]), unseen)[0].tolist()
+    [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.25, 0.0]
+    """
+    import numpy as np
+
+    place, runs = _shape_tables()
+    rows = len(left)
+    out = np.zeros((rows, REACH_FEATURES), dtype=np.float32)
+    seen_not = _bits([unseen])[0].reshape(13, 4)
+    unseen_counts = seen_not.sum(axis=1)
+    # The highest place of a rank holding at least n unseen cards, n = 0 (unused) to 4.
+    top = np.array(
+        [-1] + [max(place[unseen_counts >= n], default=-1) for n in range(1, 5)], dtype=int
+    )
+    move_counts = cards.reshape(rows, 13, 4).sum(axis=2)
+    size = move_counts.sum(axis=1).astype(int)
+    one_rank = ((move_counts > 0).sum(axis=1) == 1) & (size <= 4)
+    rank = move_counts.argmax(axis=1)
+    above = top[np.minimum(size, 4)]
+    out[:, 0] = one_rank & (place[rank] > above)
+    out[:, 1] = one_rank & (place[rank] >= above)
+    present = unseen_counts > 0
+    out[:, 2] = present[runs].all(axis=1).any()
+    out[:, 3] = (seen_not.sum(axis=0) >= 5).any()
+    out[:, 4] = (unseen_counts >= 3).any() and (unseen_counts >= 2).sum() >= 2
+    out[:, 5] = (unseen_counts == 4).any() and unseen_counts.sum() >= 5
+    held = left.reshape(rows, 13, 4).sum(axis=2)
+    out[:, 6] = ((held >= 2) & (place > top[2])).sum(axis=1) / 4
+    out[:, 7] = ((held >= 3) & (place > top[3])).sum(axis=1) / 4
     return out
 
 
