@@ -14,7 +14,13 @@ import pytest
 from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import CardSet, InputError, cards_of
 from handsolver.solver.big2.game.positions import Position, root_state
-from handsolver.solver.big2.table.advise import TABLE_ADVICE, AdviceSettings, advise
+from handsolver.solver.big2.table.advise import (
+    TABLE_ADVICE,
+    AdviceSettings,
+    _replied,
+    _sampled_deals,
+    advise,
+)
 from handsolver.solver.big2.table.learned import (
     Learned,
     move_features,
@@ -78,10 +84,12 @@ def _every_deal(pool: CardSet, counts: tuple[int, ...]) -> list[tuple[CardSet, .
     return out
 
 
-def _brute_weight(view: TableView, deal: tuple[CardSet, ...], prior: tuple[float, ...]) -> float:
+def _brute_weight(view: TableView, deal: tuple[CardSet, ...], prior) -> float:
     """The deal's weight from first principles: replay the whole deal with these hands, and at
     each of an opponent's latest turns ask the learned player's network (softmax at the
-    temperature, with the tremble), greedy and random for the probability of its move."""
+    temperature, with the tremble), greedy and random for the probability of its move.
+    ``prior`` is one for every opponent, or a list of one per opponent (None: not read)."""
+    priors = prior if isinstance(prior, list) else [prior] * 3
     hands = [0, 0, 0, 0]
     hands[0] = view.hand
     for seat, hand in zip((1, 2, 3), deal, strict=True):
@@ -96,7 +104,9 @@ def _brute_weight(view: TableView, deal: tuple[CardSet, ...], prior: tuple[float
             turns[seat].append((table.view(), move))
         table = table.after(move)
     weight = 1.0
-    for seat in (1, 2, 3):
+    for seat, prior in zip((1, 2, 3), priors, strict=True):
+        if prior is None:
+            continue
         per_type = [1.0, 1.0, 1.0]
         for then, move in turns[seat][::-1][:READ_TURNS]:
             moves, tuples = view_moves(then)
@@ -148,6 +158,22 @@ def test_the_weighted_draw_follows_the_weights() -> None:
     # Each opponent's type drawn in proportion to prior * likelihood in its deal.
     assert len(drawn.types) == 5000 and all(len(kinds) == 3 for kinds in drawn.types)
     assert all(0 <= kind < len(TYPES) for kinds in drawn.types for kind in kinds)
+
+
+def test_the_draw_with_a_prior_per_seat_follows_the_brute_forces_weights() -> None:
+    """A seat not read (None) leaves the weights alone and is drawn as greedy; the others
+    weigh the deals by their own priors."""
+    _, view = _late_views([Learned()] * 4, 5, 1)[0]
+    deals = _every_deal(_pool(view), view.counts[1:])
+    priors = [None, PRIORS["learned"], PRIORS["mix"]]
+    expected = tempered(np.array([_brute_weight(view, deal, priors) for deal in deals]))
+    drawn = weighted_deals(view, [1, 2, 3], deals, 5000, priors, seed=4)
+    seen = Counter(drawn.deals)
+    got = np.array([seen[deal] / 5000 for deal in deals])
+    assert np.abs(got - expected / expected.sum()).max() <= 1 / 5000 + 1e-9
+    assert expected.max() > 3 * expected.min()
+    assert {kinds[0] for kinds in drawn.types} == {TYPES.index("greedy")}
+    assert {kinds[1] for kinds in drawn.types} == {TYPES.index("learned")}
 
 
 def test_tempered_weights_keep_half_an_effective_sample_and_their_order() -> None:
@@ -243,3 +269,89 @@ def test_more_rounds_of_replies_are_deterministic() -> None:
     _, view = _late_views([Learned()] * 4, 20, 1)[0]
     settings = replace(TABLE_ADVICE, samples=4, seed=2, opponents="learned", reply_rounds=3)
     assert advise(view, settings) == advise(view, settings)
+
+
+def _breaks_greedy(view: TableView, seat: int) -> bool:
+    """Whether some turn of ``seat`` in the deal so far is not greedy's, from first
+    principles: replay the deal and, at each of the seat's turns, ask greedy for its move
+    holding only the cards the seat played at that turn or later (more cards only give greedy
+    plays it prefers to those); the turn breaks the rule when greedy's move is another play
+    (plays of five cards of one strength not told apart)."""
+    hands = list(view.counts)
+    spent = [0] * len(hands)
+    for who, move in view.history:
+        spent[who] |= 0 if move is None else move.mask
+    hands = [spent[who] | (view.hand if who == view.seat else 0) for who in range(len(hands))]
+    table = Table(tuple(hands), view.history[0].seat, view.rules)
+    later = spent[seat]
+    for who, move in view.history:
+        if who == seat:
+            then = replace(table.view(), hand=later)
+            choice = greedy_move(then)
+            if (choice is None) != (move is None) or (
+                move is not None
+                and (choice.kind.size, play_strength(choice, view.rules))
+                != (move.kind.size, play_strength(move, view.rules))
+            ):
+                return True
+            later &= ~(0 if move is None else move.mask)
+        table = table.after(move)
+    return False
+
+
+def test_the_adaptive_model_plays_by_the_network_the_seats_that_broke_greedys_rule() -> None:
+    """With ``adaptive``, the seats played by the network are those whose turns greedy would
+    not have made (the brute force above); with ``greedy``, none."""
+    players = [Learned(), Greedy(), Random(), Learned()]
+    seen = Counter()
+    for _, view in _late_views(players, 30, 8):
+        expected = frozenset(seat for seat in (1, 2, 3) if _breaks_greedy(view, seat))
+        seen.update(expected)
+        assert 1 not in expected  # a greedy seat never breaks greedy's rule
+        for model, seats in (("adaptive", expected), ("greedy", frozenset())):
+            settings = replace(TABLE_ADVICE, opponents=model, samples=4)
+            pool = _pool(view)
+            counts = view.counts[1:]
+            _, learned = _sampled_deals(view, [1, 2, 3], pool, counts, 2, settings)
+            assert learned == [seats] * 4
+    assert seen[2] and seen[3]  # the random and the learned seats were seen to break it
+
+
+def test_the_adaptive_model_advises_as_greedy_against_greedy_seats() -> None:
+    """Where every opponent's turns are greedy's, ``adaptive`` is the ``greedy`` model; where
+    one broke the rule the network replies for it, and the advice stays deterministic."""
+    for _, view in _late_views([Learned(), Greedy(), Greedy(), Greedy()], 24, 2):
+        settings = replace(TABLE_ADVICE, seed=3, samples=6)
+        assert advise(view, replace(settings, opponents="adaptive")) == advise(view, settings)
+    for _, view in _late_views([Learned()] * 4, 20, 2):
+        settings = replace(TABLE_ADVICE, seed=3, samples=6, opponents="adaptive", reply_rounds=3)
+        first = advise(view, settings)
+        assert first == advise(view, settings)
+
+
+def test_rounds_of_replies_are_the_tables_with_the_player_moving_as_the_learned_player() -> None:
+    """Three rounds of replies after each of seat 0's moves (seats 1 and 3 by the network, seat 2
+    by greedy, seat 0 in between by the network) against the table played on so."""
+    checked = 0
+    for table, view in _late_views([Learned()] * 4, 30, 4):
+        moves = view.legal_moves()
+        hands = tuple(table.hands[seat] for seat in (1, 2, 3))
+        seated = [tuple(table.hands)]
+        replied = _replied(view, seated, [frozenset({1, 3})], moves, 3)[0]
+        for move, got in zip(moves, replied, strict=True):
+            moved, rounds = table.after(move), 0
+            while moved.winner is None:
+                seen = moved.view()
+                if seen.seat == 0:
+                    rounds += 1
+                    if rounds == 3:
+                        break
+                player = Greedy() if seen.seat == 2 else Learned()
+                moved = moved.after(player.choose([seen], [0])[0])
+            if moved.winner is not None:
+                assert got == moved.winner
+                continue
+            assert got.hands == moved.hands and got.to_move == 0
+            checked += 1
+        assert hands == seated[0][1:]
+    assert checked > 5

@@ -55,7 +55,13 @@ rule, up to the player's next turn (:func:`~.playout_learned.replies_until`, onc
 deal and move); the playouts and the line search go on from there with greedy opponents (the
 compiled playouts cannot run the network).  The solver's verdicts are the same whatever the
 model.  With ``greedy`` (the default: it measured best, against the learned player too) the
-turns are read as below and the opponents play greedy throughout.
+turns are read as below and the opponents play greedy throughout.  With ``adaptive`` they are
+read so too, but an opponent whose turns broke greedy's rule (:func:`~.reading.greedy_readings`
+reads nothing of it) is the learned player: the fitted deals are weighted and drawn again by
+its turns' likelihood under the network, and it replies by the network; against opponents
+whose every turn is greedy's it advises as ``greedy``.  With ``reply_rounds`` above 1 the
+replies go on for that many of the player's turns, the player's own moves in between by the
+learned player's network.
 
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
@@ -90,12 +96,19 @@ from handsolver.solver.big2.table.line_search import deal_won
 from handsolver.solver.big2.table.opponents import (
     CANDIDATES,
     OPPONENT_MODELS,
+    PRIORS,
     TYPES,
     weighted_deals,
 )
 from handsolver.solver.big2.table.playout import Policy, greedy_choice, hand_plays, shed_choice
-from handsolver.solver.big2.table.playout_learned import Replied, Reply, beat_after, replies_until
-from handsolver.solver.big2.table.reading import fitted_deals, greedy_readings
+from handsolver.solver.big2.table.playout_learned import (
+    Replied,
+    Reply,
+    beat_after,
+    network_moves,
+    replies_until,
+)
+from handsolver.solver.big2.table.reading import Reading, fitted_deals, greedy_readings
 from handsolver.solver.big2.table.sampling import (
     FULL_DECK,
     consistent_deals,
@@ -295,13 +308,20 @@ def _sampled_deals(
             about="opponents",
         )
     samples, seed = settings.samples, settings.seed
-    if settings.opponents == "greedy":
+    if settings.opponents in ("greedy", "adaptive"):
         deals = sample_hands(pool, counts, samples=samples, seed=seed)
         readings = greedy_readings(view, opponents) if settings.reading else ()
         if consistent > 1 and any(reading is not None for reading in readings):
             undealt = [pool & ~sum(deal) for deal in deals]
             deals = fitted_deals(deals, readings, undealt, seed)
-        return deals, [frozenset()] * len(deals)
+        broken = _broken(opponents, readings, settings.opponents)
+        if not broken:
+            return deals, [frozenset()] * len(deals)
+        # The seats that broke greedy's rule are read as the learned player's: the deals
+        # fitted to the others' readings are weighted by their turns' likelihood under it.
+        priors = [PRIORS["learned"] if seat in broken else None for seat in opponents]
+        drawn = weighted_deals(view, opponents, deals, samples, priors, seed, settings.reading)
+        return drawn.deals, [broken] * len(drawn.deals)
     candidates = sample_hands(pool, counts, samples=samples * CANDIDATES, seed=seed)
     drawn = weighted_deals(
         view, opponents, candidates, samples, settings.opponents, seed, settings.reading
@@ -311,6 +331,16 @@ def _sampled_deals(
         for kinds in drawn.types
     ]
     return drawn.deals, learned
+
+
+def _broken(
+    opponents: list[int], readings: tuple[Reading | None, ...], model: str
+) -> frozenset[int]:
+    """The seats played by the learned player's network under ``model``: with ``adaptive``,
+    those seen to break greedy's rule (no reading), none with ``greedy``."""
+    if model != "adaptive":
+        return frozenset()
+    return frozenset(seat for seat, read in zip(opponents, readings, strict=True) if read is None)
 
 
 def _check_all_dealt(view: TableView, unseen: CardSet, counts: tuple[int, ...]) -> None:
@@ -363,8 +393,9 @@ def _replied(
 ) -> list[tuple[Outcome, ...] | None]:
     """Per deal, where each move leads once the opponents have replied up to the player's next
     turn, the seats ``learned[i]`` by the network (:func:`~.playout_learned.replies_until`,
-    once for every deal and move), ``rounds`` times, the player's moves in between by
-    :func:`~.playout.shed_choice`; None for a deal with no learned seat."""
+    once for every deal and move), ``rounds`` times, the player's moves in between by the
+    learned player's network (:func:`~.playout_learned.network_moves`); None for a deal with
+    no learned seat."""
     if not any(learned):
         return [None] * len(deals)
     rules = view.rules
@@ -383,10 +414,7 @@ def _replied(
     seat = view.seat
     replies = replies_until(starts, seat, rules)
     for _ in range(rounds - 1):
-        starts = [
-            _player_moved(start, reply, seat, rules)
-            for start, reply in zip(starts, replies, strict=True)
-        ]
+        starts = _players_moved(starts, replies, seat, rules)
         replies = replies_until(starts, seat, rules)
     replied = iter(replies)
     out: list[tuple[Outcome, ...] | None] = [None] * len(deals)
@@ -395,18 +423,34 @@ def _replied(
     return out
 
 
-def _player_moved(start: Reply, reply: Replied, seat: int, rules: Rules) -> Reply:
-    """Where the replies stopped, the player's move by the playout policy, as a start of
-    further replies."""
-    state = reply.outcome
-    if isinstance(state, int):
-        return start._replace(outcome=state)
-    hands = state.hands
-    danger = min(hand.bit_count() for other, hand in enumerate(hands) if other != seat)
-    move = shed_choice(start.plays[seat], hands[seat], state.size, state.strength, danger, 0)
-    child = state.after(move, rules)
-    played = reply.played | (0 if move is None else move[0])
-    return Reply(child, start.plays, played, beat_after(move, reply.beat, child), start.learned)
+def _players_moved(
+    starts: list[Reply], replies: list[Replied], seat: int, rules: Rules
+) -> list[Reply]:
+    """Where the replies stopped, the player's move by the learned player's network (all at
+    once), as starts of further replies."""
+    waiting = [
+        (k, reply.outcome) for k, reply in enumerate(replies) if not isinstance(reply.outcome, int)
+    ]
+    moves = network_moves(
+        [state for _, state in waiting],
+        [starts[k].plays[seat] for k, _ in waiting],
+        [replies[k].played for k, _ in waiting],
+        [replies[k].beat for k, _ in waiting],
+    )
+    out = [
+        start._replace(outcome=reply.outcome) for start, reply in zip(starts, replies, strict=True)
+    ]
+    for (k, state), move in zip(waiting, moves, strict=True):
+        child = state.after(move, rules)
+        played = replies[k].played | (0 if move is None else move[0])
+        out[k] = Reply(
+            child,
+            starts[k].plays,
+            played,
+            beat_after(move, replies[k].beat, child),
+            starts[k].learned,
+        )
+    return out
 
 
 def solve_deal(job: Job) -> list[bool | None]:

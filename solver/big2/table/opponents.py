@@ -70,10 +70,11 @@ __all__ = [
 
 TYPES = ("learned", "greedy", "random")
 """The kinds of player an opponent may be (see the module)."""
-OPPONENT_MODELS = ("greedy", "learned", "mix")
+OPPONENT_MODELS = ("greedy", "adaptive", "learned", "mix")
 """The advisor's models of its opponents: ``greedy`` reads and plays every opponent as the
-conventional program (:mod:`.reading`); ``learned`` and ``mix`` weight the deals by the
-priors of :data:`PRIORS`."""
+conventional program (:mod:`.reading`); ``adaptive`` does so for every opponent whose turns
+agree with greedy's, and plays the others as the learned player; ``learned`` and ``mix``
+weight the deals by the priors of :data:`PRIORS`."""
 PRIORS: dict[str, tuple[float, ...]] = {"learned": (1.0, 0.0, 0.0), "mix": (0.5, 0.25, 0.25)}
 """Per model, the prior probability of each of :data:`TYPES`."""
 TEMPERATURE = 0.05
@@ -220,12 +221,7 @@ def type_likelihoods(turns: Sequence[ObservedTurn], deals: Sequence[CardSet]) ->
 def deal_weights(likelihoods: Sequence[np.ndarray], prior: Sequence[float]) -> np.ndarray:
     """Per deal, the product over the opponents of the prior-weighted sum of its types'
     likelihoods (``likelihoods[o]`` is opponent ``o``'s rows, one a deal)."""
-    import numpy as np
-
-    weights = np.ones(len(likelihoods[0]) if likelihoods else 0)
-    for rows in likelihoods:
-        weights = weights * (rows @ np.asarray(prior))
-    return weights
+    return _deal_weights(likelihoods, [prior] * len(likelihoods))
 
 
 class WeightedDeals(NamedTuple):
@@ -242,25 +238,31 @@ def weighted_deals(
     opponents: Sequence[int],
     candidates: list[tuple[CardSet, ...]],
     samples: int,
-    model: str,
+    model: str | Sequence[tuple[float, ...] | None],
     seed: int,
     read: bool = True,
 ) -> WeightedDeals:
     """``samples`` of the ``candidates`` drawn in proportion to their weights under ``model``,
     each with its opponents' types drawn from their posteriors in it (see the module); one
-    deal where only one is dealt.  Where every weight is 0 (no candidate explains the turns),
-    the candidates are kept as dealt.  Without ``read``, no turn is read: the deals are
-    drawn uniformly, the types from the prior.  The same seed gives the same answer."""
+    deal where only one is dealt.  ``model`` is a name of :data:`PRIORS` (its prior for every
+    opponent) or a prior per opponent, None for an opponent whose turns are not read here
+    (its type is ``greedy``, its hand as dealt).  Where every weight is 0 (no candidate
+    explains the turns), the candidates are kept as dealt.  Without ``read``, no turn is read:
+    the deals are drawn uniformly, the types from the prior.  The same seed gives the same
+    answer."""
     import numpy as np
 
-    prior = PRIORS[model]
+    priors = [PRIORS[model]] * len(opponents) if isinstance(model, str) else list(model)
     if len(candidates) == 1:
         samples = 1
     turns = observed_turns(view, opponents) if read else tuple([] for _ in opponents)
     likelihoods = [
-        type_likelihoods(turns[k], [deal[k] for deal in candidates]) for k in range(len(opponents))
+        type_likelihoods(turns[k] if priors[k] else [], [deal[k] for deal in candidates])
+        for k in range(len(opponents))
     ]
-    weights = tempered(deal_weights(likelihoods, prior))
+    unread = (0.0, 1.0, 0.0)  # greedy's type, and a likelihood of 1 in every deal
+    priors = [unread if prior is None else prior for prior in priors]
+    weights = tempered(_deal_weights(likelihoods, priors))
     total = float(weights.sum())
     rng = random.Random(seed)
     if total > 0 and math.isfinite(total):
@@ -268,17 +270,29 @@ def weighted_deals(
     else:
         chosen = [k % len(candidates) for k in range(samples)]
     posterior = []
-    for rows in likelihoods:
+    for rows, prior in zip(likelihoods, priors, strict=True):
         mass = (rows * np.asarray(prior)).sum(axis=0)
         posterior.append(tuple(float(x) for x in mass / mass.sum()) if mass.sum() > 0 else prior)
     types = []
     for k in chosen:
         drawn = []
-        for rows in likelihoods:
+        for rows, prior in zip(likelihoods, priors, strict=True):
             mass = rows[k] * np.asarray(prior)
             drawn.append(_draw(mass, rng.random()) if mass.sum() > 0 else int(np.argmax(prior)))
         types.append(tuple(drawn))
     return WeightedDeals([candidates[k] for k in chosen], types, posterior)
+
+
+def _deal_weights(
+    likelihoods: Sequence[np.ndarray], priors: Sequence[Sequence[float]]
+) -> np.ndarray:
+    """As :func:`deal_weights`, with a prior per opponent."""
+    import numpy as np
+
+    weights = np.ones(len(likelihoods[0]) if likelihoods else 0)
+    for rows, prior in zip(likelihoods, priors, strict=True):
+        weights = weights * (rows @ np.asarray(prior))
+    return weights
 
 
 def tempered(weights: np.ndarray) -> np.ndarray:

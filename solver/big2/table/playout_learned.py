@@ -20,10 +20,10 @@ from typing import NamedTuple
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
 from handsolver.solver.big2.game.plays import HandPlays
-from handsolver.solver.big2.game.state import Outcome, PlayOrPass
+from handsolver.solver.big2.game.state import DealState, Outcome, PlayOrPass
 from handsolver.solver.big2.table.playout import greedy_choice
 
-__all__ = ["Replied", "Reply", "beat_after", "replies_until"]
+__all__ = ["Replied", "Reply", "beat_after", "network_moves", "replies_until"]
 
 
 class Replied(NamedTuple):
@@ -52,11 +52,6 @@ def replies_until(starts: Sequence[Reply], seat: int, rules: Rules) -> list[Repl
     then (or that seat), with the cards played and the play to beat then.  The seats of its
     ``learned`` move by the network, the others by greedy's rule (see the module); the network
     runs once a step over every start whose seat to move is learned."""
-    import numpy as np
-
-    from handsolver.solver.big2.table.learned import deal_state_features, move_features, network
-
-    net = network()
     out = [start.outcome for start in starts]
     cards = [start.played for start in starts]
     beats = [start.beat for start in starts]
@@ -67,29 +62,23 @@ def replies_until(starts: Sequence[Reply], seat: int, rules: Rules) -> list[Repl
         if not active:
             return [Replied(*item) for item in zip(out, cards, beats, strict=True)]
         moves: dict[int, PlayOrPass] = {}
-        asked: list[tuple[int, list[PlayOrPass]]] = []
-        blocks = []
+        asked: list[tuple[int, DealState]] = []
         for i in active:
             state = out[i]
             assert not isinstance(state, int)
             mover = state.to_move
             mine = starts[i].plays[mover]
-            if mover not in starts[i].learned:
+            if mover in starts[i].learned:
+                asked.append((i, state))
+            else:
                 moves[i] = greedy_choice(mine, state.hands[mover], state.size, state.strength, 0, 0)
-                continue
-            legal = state.legal_moves(mine)
-            if len(legal) == 1:
-                moves[i] = legal[0]
-                continue
-            features = deal_state_features(state, cards[i], beats[i], False)
-            blocks.append(move_features(features, state.hands[mover], legal))
-            asked.append((i, legal))
-        if blocks:
-            values = net.values(np.concatenate(blocks))
-            at = 0
-            for i, legal in asked:
-                moves[i] = legal[int(values[at : at + len(legal)].argmax())]
-                at += len(legal)
+        chosen = network_moves(
+            [state for _, state in asked],
+            [starts[i].plays[state.to_move] for i, state in asked],
+            [cards[i] for i, _ in asked],
+            [beats[i] for i, _ in asked],
+        )
+        moves.update(zip((i for i, _ in asked), chosen, strict=True))
         for i in active:
             state, move = out[i], moves[i]
             assert not isinstance(state, int)
@@ -98,6 +87,39 @@ def replies_until(starts: Sequence[Reply], seat: int, rules: Rules) -> list[Repl
                 cards[i] |= move[0]
             beats[i] = beat_after(move, beats[i], after)
             out[i] = after
+
+
+def network_moves(
+    states: Sequence[DealState],
+    plays: Sequence[HandPlays],
+    played: Sequence[CardSet],
+    beats: Sequence[CardSet],
+) -> list[PlayOrPass]:
+    """The learned player's move for the seat to move in each of ``states`` (``plays[i]`` the
+    plays of its hand, ``played[i]`` every card played then, ``beats[i]`` the cards of the play
+    to beat): the legal move its network values most, the first of equal value; the network
+    runs once over every state's moves."""
+    import numpy as np
+
+    from handsolver.solver.big2.table.learned import deal_state_features, move_features, network
+
+    out: list[PlayOrPass] = []
+    asked: list[tuple[int, list[PlayOrPass]]] = []
+    blocks = []
+    for i, state in enumerate(states):
+        legal = state.legal_moves(plays[i])
+        out.append(legal[0])
+        if len(legal) > 1:
+            features = deal_state_features(state, played[i], beats[i], False)
+            blocks.append(move_features(features, state.hands[state.to_move], legal))
+            asked.append((i, legal))
+    if blocks:
+        values = network().values(np.concatenate(blocks))
+        at = 0
+        for i, legal in asked:
+            out[i] = legal[int(values[at : at + len(legal)].argmax())]
+            at += len(legal)
+    return out
 
 
 def beat_after(move: PlayOrPass, before: CardSet, after: Outcome) -> CardSet:

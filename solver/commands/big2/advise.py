@@ -120,9 +120,10 @@ OpponentsOption = Annotated[
     typer.Option(
         "--opponents",
         metavar="MODEL",
-        help="How the opponents are modelled: greedy (the conventional program), mix (each "
-        "may be the learned player, the conventional program or random, as its turns so far "
-        "say), or learned (the learned player).",
+        help="How the opponents are modelled: greedy (the conventional program), adaptive "
+        "(the conventional program while an opponent's turns are its, else the learned "
+        "player), mix (each may be the learned player, the conventional program or random, as "
+        "its turns so far say), or learned (the learned player).",
         rich_help_panel=_PANEL,
     ),
 ]
