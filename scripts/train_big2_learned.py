@@ -332,6 +332,12 @@ def main() -> None:
         share = evaluate(net, args.eval_deals, args.seed)
         curve.append((0, 0.0, share))
         print(f"deals 0: {100 * share:.1f}% against three greedy", flush=True)
+
+    def checkpoint(done: int) -> None:
+        """Save what ``--resume`` needs to go on exactly, as it stands after ``done`` deals."""
+        elapsed = time.monotonic() - started
+        save(args.checkpoint, params, adam, rng, done, curve, elapsed, league, schedule)
+
     saved = done
     try:
         while (args.deals and done < args.deals) or (not args.deals and time.monotonic() < stop_at):
@@ -369,32 +375,12 @@ def main() -> None:
                     flush=True,
                 )
             if done % args.save_every == 0 or done % args.eval_every == 0:
-                save(
-                    args.checkpoint,
-                    params,
-                    adam,
-                    rng,
-                    done,
-                    curve,
-                    time.monotonic() - started,
-                    league,
-                    schedule,
-                )
+                checkpoint(done)
                 saved = done
     except KeyboardInterrupt:
         print(f"stopped; --resume goes on from deal {saved:,}", file=sys.stderr)
         raise SystemExit(130) from None
-    save(
-        args.checkpoint,
-        params,
-        adam,
-        rng,
-        done,
-        curve,
-        time.monotonic() - started,
-        league,
-        schedule,
-    )
+    checkpoint(done)
     print(f"done: {done:,} deals", flush=True)
 
 
