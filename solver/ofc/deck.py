@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from handsolver.models.cards import DECK, Card, InputError
+from handsolver.models.cards import Card, InputError
 from handsolver.models.ofc import PINEAPPLE, Streets
 from handsolver.solver.ofc.play import Board, Position
 
@@ -36,7 +36,7 @@ def cards_to_come(position: Position) -> int:
     return mine + sum(cards_to_deal(board, streets) for board in position.opponents)
 
 
-def check_enough_unseen(position: Position, deck: Sequence[Card] = DECK) -> None:
+def check_enough_unseen(position: Position, deck: Sequence[Card]) -> None:
     """Refuse a position whose unseen cards of ``deck`` cannot deal the streets to come.
 
     :raises InputError: saying how many cards are unseen and how many are to come.

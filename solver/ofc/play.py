@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, permutations, product
 
-from handsolver.models.cards import DECK, JOKERS, Card, InputError, card_name, cards_of, mask_of
+from handsolver.models.cards import JOKERS, Card, InputError, card_name, cards_of, mask_of
 from handsolver.models.ofc import (
     BOTTOM,
     HAND_SIZE,
@@ -94,7 +94,7 @@ class Position:
     def placed(self) -> int:
         return sum(len(row) for row in self.board)
 
-    def unseen(self, deck: Sequence[Card] = DECK) -> list[Card]:
+    def unseen(self, deck: Sequence[Card]) -> list[Card]:
         """The cards of ``deck`` (the table's, :attr:`OfcRules.deck`) not in any board, my hand
         this street or the dead cards."""
         known = set(self.dealt) | set(self.dead)
@@ -384,15 +384,16 @@ single cards (about 590,000, under a second); two Pineapple streets or four clas
 millions."""
 
 
-def exact_work(position: Position, deck: Sequence[Card] = DECK) -> tuple[int, int]:
+def exact_work(position: Position, deck: Sequence[Card]) -> tuple[int, int]:
     """The deals of the streets after this one (as sequences, from the unseen cards) and a
     bound on the work of enumerating them: each street's deals times the ways to keep its
     cards times three rows for each card kept.
 
+    >>> from handsolver.models.cards import DECK
     >>> from handsolver.models.ofc import CLASSIC
     >>> full = ((0, 1, 2, 3, 4), (8, 9, 10, 11, 12), (16, 17, 18))
     >>> exact_work(Position(((20, 21, 22, 23), (24, 25, 26, 27), (28, 30)), (29,), (full,),
-    ...                     streets=CLASSIC))  # 28 unseen, two single cards after this one
+    ...                     streets=CLASSIC), DECK)  # 28 unseen, two single cards after this one
     (756, 6804)
     """
     streets = position.streets
@@ -408,7 +409,7 @@ def exact_work(position: Position, deck: Sequence[Card] = DECK) -> tuple[int, in
     return deals, work
 
 
-def is_exact(position: Position, deck: Sequence[Card] = DECK) -> bool:
+def is_exact(position: Position, deck: Sequence[Card]) -> bool:
     """Whether the values can be exact: the opponents are complete and enumerating the streets
     after this one takes at most :data:`MAX_EXACT_WORK`."""
     complete = all(sum(len(r) for r in board) == HAND_SIZE for board in position.opponents)

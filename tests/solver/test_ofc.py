@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from handsolver.models.cards import InputError, parse_cards
+from handsolver.models.cards import DECK, InputError, parse_cards
 from handsolver.models.ofc import (
     TOP,
     OfcRules,
@@ -343,7 +343,7 @@ def test_two_streets_left_against_every_deal_and_a_sample_within_4_standard_erro
     opponents = tuple(engine_board(text) for text in OPPONENTS)
     position = Position(mine, dealt, opponents, parse_cards("5d 6s"))
     answer = play(position)
-    unseen = position.unseen()
+    unseen = position.unseen(DECK)
     assert answer.exact and answer.deals == len(list(combinations(unseen, 3)))
 
     def exact_value(board: Board) -> Fraction:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from handsolver.models.cards import InputError, parse_cards
+from handsolver.models.cards import DECK, InputError, parse_cards
 from handsolver.models.ofc import (
     CLASSIC,
     PINEAPPLE,
@@ -167,14 +167,14 @@ def test_the_last_streets_are_exact(mine: str, dealt: str, unseen: int, fantasy:
     """Each action's exact value is the plain enumeration's, the dead cards (drawn at random)
     leaving ``unseen`` cards to come."""
     theirs = (board(COMPLETE),)
-    free = Position(board(mine), tuple(parse_cards(dealt)), theirs, (), CLASSIC).unseen()
+    free = Position(board(mine), tuple(parse_cards(dealt)), theirs, (), CLASSIC).unseen(DECK)
     dead = tuple(random.Random(unseen).sample(free, len(free) - unseen))
     position = Position(board(mine), tuple(parse_cards(dealt)), theirs, dead, CLASSIC)
-    assert is_exact(position)
+    assert is_exact(position, DECK)
     answer = play(position, RULES, Fraction(fantasy))
     assert answer.exact
     finals = [board_of(b[2], b[1], b[0]) for b in theirs]
-    unseen = position.unseen()
+    unseen = position.unseen(DECK)
     found = {
         tuple(frozenset(row) for row in entry.action.rows): entry.value for entry in answer.actions
     }
@@ -190,7 +190,7 @@ def test_the_last_streets_are_exact(mine: str, dealt: str, unseen: int, fantasy:
 
 def test_four_streets_to_come_are_played_out_not_enumerated() -> None:
     position = Position(board("Kc | Jc Jd | Ac Ad Tc Ts"), (4,), (board(COMPLETE),), (), CLASSIC)
-    assert not is_exact(position)
+    assert not is_exact(position, DECK)
     advice = advise(position, RULES, samples=20)
     assert not advice.answer.exact and advice.answer.deals == 20
     assert "played out" in advice.method
