@@ -33,6 +33,13 @@ work itself took, and the targets are compared with it.
     python scripts/bench_ofc.py --hands 0 --match-deals 1000 --against policy \
         --record policy.jsonl
 
+   ``--once`` plays each deal once, the seats not rotated: in self-play the two seats hold
+   copies of one player, so a rotation would only play the deal again (its foul and
+   fantasyland rates come from twice as many deals in the same time).
+
+    python scripts/bench_ofc.py --hands 0 --match-deals 1000 --against player --once \
+        --record self.jsonl
+
 6. With ``--decision-positions N``: the player's seconds a decision with its defaults, street
    by street, over N positions a street (heads-up, both boards built by the rollout player
    from seeded deals, the opponent a street behind): median and slowest, wall clock and CPU
@@ -111,6 +118,11 @@ def main() -> None:
     parser.add_argument("--subject", default="player", help="the player measured (or rollout)")
     parser.add_argument("--fantasy-value", default="15", help="the players' fantasyland value")
     parser.add_argument("--record", type=Path, default=None)
+    parser.add_argument(
+        "--once",
+        action="store_true",
+        help="section 5: each deal played once, the seats not rotated (for self-play)",
+    )
     parser.add_argument("--decision-positions", type=int, default=0)
     parser.add_argument("--variant", default="pineapple", help="pineapple or classic (section 6)")
     parser.add_argument("--complete-opponent", action="store_true", help="section 6")
@@ -285,7 +297,8 @@ def matches(options: argparse.Namespace) -> None:
                 done[row["deal"]] = DealResult(row["deal"], games)
     print(
         f"5. ofc match as the bench plays it: {subject} (defaults) against {against}, "
-        f"{options.match_deals} duplicate deals, seed {options.seed}, fantasyland valued at "
+        f"{options.match_deals} {'deals, each played once' if options.once else 'duplicate deals'}, "
+        f"seed {options.seed}, fantasyland valued at "
         f"{value} by both; {len(done)} read from the record",
         flush=True,
     )
@@ -293,7 +306,7 @@ def matches(options: argparse.Namespace) -> None:
     for deal in range(options.match_deals):
         if deal in done:
             continue
-        (result,) = play_block(players, rules, options.seed, deal, 1)
+        (result,) = play_block(players, rules, options.seed, deal, 1, rotated=not options.once)
         done[deal] = result
         if options.record is not None:
             with options.record.open("a") as out:

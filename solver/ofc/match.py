@@ -117,15 +117,25 @@ class _Game:
 
 
 def play_block(
-    players: Sequence[Player], rules: OfcRules, seed: int, first: int, count: int
+    players: Sequence[Player],
+    rules: OfcRules,
+    seed: int,
+    first: int,
+    count: int,
+    rotated: bool = True,
 ) -> list[DealResult]:
-    """Deals ``first`` to ``first + count - 1`` played in every rotation (see the module)."""
+    """Deals ``first`` to ``first + count - 1`` played in every rotation (see the module).
+
+    ``rotated=False`` plays each deal once, player ``i`` in seat ``i``: for self-play, where
+    rotating copies of one player would only play the deal again.
+    """
     seats = len(players)
     streets = rules.streets
+    seatings = rotations(seats) if rotated else [tuple(range(seats))]
     games: list[tuple[int, _Game]] = []
     for deal in range(first, first + count):
         cards = dealt_streets(seed, deal, seats, streets, rules.deck)
-        for seating in rotations(seats):
+        for seating in seatings:
             empty: Board = ((), (), ())
             games.append(
                 (

@@ -59,6 +59,17 @@ def test_games_score_zero_sum_and_rotate_the_seats(names: tuple[str, ...]) -> No
             assert all(len(seat.seconds) == 5 for seat in game)
 
 
+def test_a_deal_played_once_keeps_the_seats_in_order() -> None:
+    """Without rotation each deal is one game, player i in seat i, as the first rotation."""
+    names = ("rollout", "random")
+    once = play_block(seated(*names), RULES, 5, 0, 2, rotated=False)
+    rotated = play_block(seated(*names), RULES, 5, 0, 2)
+    for single, both in zip(once, rotated, strict=True):
+        assert len(single.games) == len(single.records) == 1
+        assert single.records[0].seating == (0, 1)
+        assert outcome([single]) == outcome([both])[:1]
+
+
 def test_a_game_scores_as_the_model_does() -> None:
     """Each game's boards, as played, score as models/ofc.py says, and hold the seat's cards."""
     (deal,) = play_block(seated("policy", "random"), RULES, 2, 0, 1)
