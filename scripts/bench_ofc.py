@@ -111,7 +111,7 @@ def main() -> None:
     parser.add_argument(
         "--opponent-play",
         default="rollout",
-        help="who plays the study's opponent boards and normal hands: rollout or policy",
+        help="who plays the study's opponent boards and normal hands: rollout, policy or player",
     )
     parser.add_argument("--match-deals", type=int, default=0)
     parser.add_argument("--against", default="policy", help="policy, player, rollout or random")
@@ -297,7 +297,8 @@ def matches(options: argparse.Namespace) -> None:
                 done[row["deal"]] = DealResult(row["deal"], games)
     print(
         f"5. ofc match as the bench plays it: {subject} (defaults) against {against}, "
-        f"{options.match_deals} {'deals, each played once' if options.once else 'duplicate deals'}, "
+        f"{options.match_deals} {'deals, each played once' if options.once else 'duplicate deals'}"
+        ", "
         f"seed {options.seed}, fantasyland valued at "
         f"{value} by both; {len(done)} read from the record",
         flush=True,

@@ -1,7 +1,7 @@
 """Boards played out whole from a deck, by a named player: the opponents sampled for the
 fantasyland objective (what one opponent may end with) and the study's normal hands.
 
-Two players may play them, named as ``ofc match --players`` names them:
+Three players may play them, named as ``ofc match --players`` names them:
 
 - ``rollout`` (the default): the rollout player of :mod:`handsolver.solver.ofc.rollout`, each
   street placed by its judgement of the board it makes, which prices the fouls in the making,
@@ -10,9 +10,13 @@ Two players may play them, named as ``ofc match --players`` names them:
 - ``policy``: the policy of :mod:`handsolver.solver.ofc.play`, every street but the last by
   :func:`~handsolver.solver.ofc.play.policy_score`, the last by its best action for its owner
   (:func:`~handsolver.solver.ofc.play.played_out`).  It fouls about four boards in ten.
+- ``player``: the player of ``ofc play`` (:mod:`handsolver.solver.ofc.player`, its defaults),
+  heads-up as at a table: a second board, dealt from the same deck and played by the rollout
+  player, takes its street before each of the player's, so the player's playouts have an
+  opponent to score against; only the player's board is kept.  A board takes seconds (some
+  thousands of times the rollout player), so it suits checks over hundreds of boards.
 
-(The player of ``ofc play`` takes seconds a street, far too slow for the thousands of boards a
-study deals.)  A fouled board pays my royalties and a scoop.
+A fouled board pays my royalties and a scoop.
 
 Each sampled board is dealt from the cards not in my hand, a deck shuffled by a generator
 seeded with ``seed`` (the same hand, seed and player give the same boards), street by street as
@@ -31,10 +35,20 @@ from handsolver.models.ofc import OfcRules
 from handsolver.models.split import Setting
 
 MAX_SAMPLED_BOARDS = 10_000
-BOARD_PLAYERS = ("rollout", "policy")
+BOARD_PLAYERS = ("rollout", "policy", "player")
 """The players that may play boards out whole, the default first."""
 BoardPlayer = Callable[[list[Card]], Setting]
-"""A whole board (bottom, middle, top) played from the top of a deck (its cards taken off)."""
+"""A whole board (bottom, middle, top) played from the top of a deck (its cards taken off, and
+for ``player`` its rollout opponent's as well)."""
+
+
+def players_named() -> str:
+    """The board players as a sentence names them.
+
+    >>> players_named()
+    'rollout, policy or player'
+    """
+    return f"{', '.join(BOARD_PLAYERS[:-1])} or {BOARD_PLAYERS[-1]}"
 
 
 def board_player(
@@ -65,7 +79,42 @@ def board_player(
             return tuple(cards_of(mask) for mask in finished(judge, (0, 0, 0), deck))
 
         return rolled_out
-    raise InputError(f"unknown board player {player!r}; use {' or '.join(BOARD_PLAYERS)}")
+    if player == "player":
+        return _searched_board(rules, fantasy_value)
+    raise InputError(f"unknown board player {player!r}; use {players_named()}")
+
+
+def _searched_board(rules: OfcRules, fantasy_value: Fraction) -> BoardPlayer:
+    """The ``player`` board player (see the module)."""
+    from handsolver.models.cards import mask_of
+    from handsolver.models.ofc import HAND_SIZE
+    from handsolver.solver.ofc.match_players import NewPlayer, Rollout
+    from handsolver.solver.ofc.play import Board, Position, after
+
+    streets = rules.streets
+    mine_by, theirs_by = NewPlayer(rules, fantasy_value), Rollout(rules, Fraction(0))
+
+    def searched(deck: list[Card]) -> Setting:
+        seed = mask_of(deck[-HAND_SIZE:]) % (1 << 31)  # the deck decides the player's samples
+        mine: Board = ((), (), ())
+        theirs: Board = ((), (), ())
+        discards: list[Card] = []
+        for street in range(streets.count):
+            size = streets.dealt_on(streets.before(street))
+            their_cards = tuple(deck.pop() for _ in range(size))
+            (their_action,) = theirs_by.choose(
+                [Position(theirs, their_cards, (mine,), (), streets)], [0]
+            )
+            theirs = after(theirs, their_action)
+            my_cards = tuple(deck.pop() for _ in range(size))
+            position = Position(mine, my_cards, (theirs,), tuple(discards), streets)
+            (action,) = mine_by.choose([position], [seed + street])
+            mine = after(mine, action)
+            if action.discard is not None:
+                discards.append(action.discard)
+        return tuple(tuple(sorted(row)) for row in mine)
+
+    return searched
 
 
 def sampled_boards(

@@ -29,7 +29,7 @@ from typing import Any
 from handsolver.models.cards import InputError
 from handsolver.models.ofc import OfcRules
 from handsolver.solver.batch import run_missing
-from handsolver.solver.ofc.opponents import BOARD_PLAYERS
+from handsolver.solver.ofc.opponents import BOARD_PLAYERS, players_named
 from handsolver.solver.ofc.studies import (
     BLOCK,
     FantasyBlock,
@@ -120,9 +120,7 @@ def run_study(
         that cannot be written, or every 14-card hand able to stay.
     """
     if opponent_play not in BOARD_PLAYERS:
-        raise InputError(
-            f"unknown opponent player {opponent_play!r}; use {' or '.join(BOARD_PLAYERS)}"
-        )
+        raise InputError(f"unknown opponent player {opponent_play!r}; use {players_named()}")
     sizes = study_sizes(rules)
     if normal_hands and not size_hands and len(sizes) > 1:
         raise InputError(

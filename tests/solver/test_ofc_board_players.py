@@ -1,6 +1,7 @@
 """Boards played out whole by a named player (``--opponent-play``): legal boards of the rules'
 deck and streets, the same for a seed, the rollout player fouling far less than the policy,
-and a study's checkpoint tied to the player."""
+and a study's checkpoint tied to the player.  The player of ``ofc play`` takes seconds a
+board, so it plays fewer boards here than the others."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ from handsolver.solver.ofc.study_run import study_key
 
 runner = CliRunner()
 HAND14 = "Ac Ad Ah Kc Kd Qs Js Ts 9s 8s 7c 7d 3h 2c"
+FAST = ("rollout", "policy")
+"""The players quick enough for a hundred boards a test."""
 RULES = {
     "pineapple": OfcRules(),
     "classic": OfcRules(variant="classic"),
@@ -40,7 +43,7 @@ def test_boards_are_complete_from_the_deck_left_and_the_top_of_it(player: str, n
     rules = RULES[name]
     streets = rules.streets
     play = board_player(player, rules, Fraction(15))
-    for seed in range(12):
+    for seed in range(12 if player in FAST else 1):
         deck = list(rules.deck)
         random.Random(seed).shuffle(deck)
         before = deck[:]
@@ -48,25 +51,30 @@ def test_boards_are_complete_from_the_deck_left_and_the_top_of_it(player: str, n
         cards = [card for row in board for card in row]
         assert [len(row) for row in board] == [5, 5, 3]
         assert len(set(cards)) == 13 and set(cards) <= set(rules.deck)
-        # The cards dealt are the deck's top, street by street: 5, then the variant's streets.
-        dealt = streets.to_deal(0)
+        # The cards dealt are the deck's top, street by street: 5, then the variant's streets
+        # (the player's rollout opponent is dealt as many, street for street).
+        dealt = streets.to_deal(0) * (1 if player in FAST else 2)
         assert deck == before[:-dealt]
         assert set(cards) <= set(before[-dealt:])
-        assert len(before[-dealt:]) - len(cards) == dealt - 13  # the discards
+        if player in FAST:
+            assert len(before[-dealt:]) - len(cards) == dealt - 13  # the discards
 
 
 @pytest.mark.parametrize("player", BOARD_PLAYERS)
 def test_sampled_boards_leave_my_hand_out_and_keep_to_the_seed(player: str) -> None:
     hand = parse_cards(HAND14)
-    rules = OfcRules(jokers=MAX_JOKERS)
-    boards = sampled_boards(hand, 20, 5, rules, player=player)
-    assert boards == sampled_boards(hand, 20, 5, rules, player=player)
-    assert boards != sampled_boards(hand, 20, 6, rules, player=player)
-    assert sampled_boards(hand, 8, 5, rules, player=player) == boards[:8]
+    # The player of ofc play is slower still with jokers, which the test above gives it.
+    rules = OfcRules(jokers=MAX_JOKERS) if player in FAST else OfcRules()
+    count = 20 if player in FAST else 2
+    boards = sampled_boards(hand, count, 5, rules, player=player)
+    assert boards == sampled_boards(hand, count, 5, rules, player=player)
+    assert boards != sampled_boards(hand, count, 6, rules, player=player)
+    assert sampled_boards(hand, 1, 5, rules, player=player) == boards[:1]
     for board in boards:
         cards = {card for row in board for card in row}
         assert len(cards) == 13 and not cards & set(hand)
-    assert any(card in JOKERS for board in boards for row in board for card in row)
+    if player in FAST:
+        assert any(card in JOKERS for board in boards for row in board for card in row)
 
 
 def test_the_players_play_the_same_deals_differently() -> None:
@@ -113,13 +121,14 @@ def test_the_studys_boards_and_normal_hands_are_played_by_the_blocks_player() ->
     rules = OfcRules()
     cards = parse_cards(HAND14)
     for player in BOARD_PLAYERS:
-        block = FantasyBlock(14, 0, 1, 3, rules, 4, player)
+        count = 2 if player in FAST else 1
+        block = FantasyBlock(14, 0, 1, 3, rules, count, player)
         assert study_boards(cards, block, 0) == sampled_boards(
-            cards, 4, "study-3-14-0", rules, player=player
+            cards, count, "study-3-14-0", rules, player=player
         )
     played = {
         player: play_normal_block(NormalBlock(0, 150, 1, Fraction(15), rules, player))
-        for player in BOARD_PLAYERS
+        for player in FAST
     }
     fouled = {player: sum(hand.fouled for hand in hands) for player, hands in played.items()}
     # 6 and 74 of these 150 hands; the rollout player earns fantasyland twice, the policy never.
@@ -128,9 +137,43 @@ def test_the_studys_boards_and_normal_hands_are_played_by_the_blocks_player() ->
     assert earned > sum(hand.fantasy_cards is not None for hand in played["policy"])
 
 
+def test_the_searching_player_plays_as_it_would_at_a_table() -> None:
+    """Each board of the ``player`` board player is the board the player of ``ofc play`` builds
+    heads-up against the rollout player, street by street, the rollout board's street first:
+    the same game replayed here decision by decision."""
+    from handsolver.models.cards import mask_of
+    from handsolver.solver.ofc.match_players import Rollout
+    from handsolver.solver.ofc.play import Position, after
+    from handsolver.solver.ofc.player import chosen
+
+    rules = OfcRules()
+    streets = rules.streets
+    play = board_player("player", rules, Fraction(15))
+    deck = list(rules.deck)
+    random.Random("table").shuffle(deck)
+    board = play(deck[:])
+    seeded = mask_of(deck[-13:]) % (1 << 31)
+    empty: tuple = ((), (), ())
+    mine, theirs, discards = empty, empty, []
+    top = len(deck)
+    for street in range(streets.count):
+        size = 5 if street == 0 else 3
+        their_cards = tuple(deck[top - size : top][::-1])
+        (reply,) = Rollout(rules, Fraction(0)).choose([Position(theirs, their_cards, (mine,))], [0])
+        theirs = after(theirs, reply)
+        my_cards = tuple(deck[top - 2 * size : top - size][::-1])
+        top -= 2 * size
+        position = Position(mine, my_cards, (theirs,), tuple(discards))
+        action = chosen(position, rules, Fraction(15), seed=seeded + street)
+        mine = after(mine, action)
+        discards += [action.discard] if action.discard is not None else []
+    assert board == tuple(tuple(sorted(row)) for row in mine)
+    assert not is_foul(board)
+
+
 def test_an_unknown_player_is_refused() -> None:
-    with pytest.raises(InputError, match="'player'"):
-        board_player("player", OfcRules())
+    with pytest.raises(InputError, match="'nobody'"):
+        board_player("nobody", OfcRules())
     for command in (
         ["ofc", "study", "--hands", "4", "--size-hands", "0"],
         ["ofc", "fantasyland", HAND14, "--sample-opponents", "3"],
@@ -138,8 +181,8 @@ def test_an_unknown_player_is_refused() -> None:
         result = runner.invoke(app, [*command, "--opponent-play", "random"])
         assert result.exit_code == 2
         assert result.output.strip().splitlines() == [
-            "error: --opponent-play: 'random' is not a player of sampled boards; use rollout "
-            "or policy"
+            "error: --opponent-play: 'random' is not a player of sampled boards; use rollout, "
+            "policy or player"
         ]
 
 

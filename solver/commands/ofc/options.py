@@ -151,13 +151,14 @@ OpponentPlayOption = Annotated[
     str,
     typer.Option(
         "--opponent-play",
-        metavar="rollout|policy",
+        metavar="rollout|policy|player",
         help="Who plays the sampled opponent boards (and a study's normal hands) out: rollout "
-        "(the rollout player of 'ofc play', which fouls a few boards in a hundred) or policy "
-        "(the hand-written policy, which fouls about four in ten).",
+        "(the rollout player of 'ofc play', which fouls a few boards in a hundred, about 1 ms a "
+        "board), policy (the hand-written policy, which fouls about four in ten) or player (the "
+        "player of 'ofc play' itself, heads-up against a rollout board: seconds a board).",
     ),
 ]
-PLAYED_BY = {"rollout": "rollout player", "policy": "policy"}
+PLAYED_BY = {"rollout": "rollout player", "policy": "policy", "player": "player of ofc play"}
 """How the commands name the player of the sampled boards in their headers."""
 
 
@@ -167,12 +168,12 @@ def check_opponent_play(player: str) -> None:
     :raises InputError: naming the player typed and the ones that may play.
     """
     from handsolver.models.cards import InputError
-    from handsolver.solver.ofc.opponents import BOARD_PLAYERS
+    from handsolver.solver.ofc.opponents import BOARD_PLAYERS, players_named
 
     if player not in BOARD_PLAYERS:
         raise InputError(
             f"--opponent-play: {player[:40]!r} is not a player of sampled boards; use "
-            f"{' or '.join(BOARD_PLAYERS)}"
+            f"{players_named()}"
         )
 
 
