@@ -16,10 +16,12 @@ from handsolver.models.cards import mask_of, parse_cards
 from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.learned import (
     FEATURES,
+    MEMBERS,
     REACH_FEATURES,
     SHAPE_FEATURES,
     STATE_FEATURES,
     WEIGHTS,
+    Ensemble,
     Learned,
     Network,
     deal_state_features,
@@ -256,9 +258,37 @@ def test_the_forward_pass_equals_a_plain_one() -> None:
 
 def test_the_shipped_weights_load_and_fit_the_features() -> None:
     net = network()
-    assert WEIGHTS.stat().st_size < 4 * 2**20
-    assert net.layers[0][0].shape[0] == FEATURES
-    assert net.layers[-1][0].shape[1] == 1
+    assert MEMBERS[0] == WEIGHTS and len(net.members) == len(MEMBERS) == 3
+    assert sum(path.stat().st_size for path in MEMBERS) < 4 * 2**20
+    assert net.members[0].layers[0][0].shape[0] == FEATURES  # the last run sees every input
+    for member in net.members:
+        assert member.layers[0][0].shape[0] <= FEATURES
+        assert member.layers[-1][0].shape[1] == 1
+
+
+def test_the_ensemble_is_the_mean_of_its_members_on_their_inputs() -> None:
+    """A member trained before later inputs existed reads the first of them only; the
+    ensemble's value is the plain mean of the members' values."""
+    rng = np.random.default_rng(8)
+    wide = Network(
+        (
+            (rng.standard_normal((6, 3)), rng.standard_normal(3)),
+            (rng.standard_normal((3, 1)), rng.standard_normal(1)),
+        )
+    )
+    narrow = Network(((rng.standard_normal((4, 1)), rng.standard_normal(1)),))
+    rows = rng.standard_normal((7, 6))
+    expected = [
+        (
+            plain_values([(w.tolist(), b.tolist()) for w, b in wide.layers], rows[i : i + 1])[0]
+            + plain_values(
+                [(w.tolist(), b.tolist()) for w, b in narrow.layers], rows[i : i + 1, :4]
+            )[0]
+        )
+        / 2
+        for i in range(7)
+    ]
+    np.testing.assert_allclose(Ensemble((wide, narrow)).values(rows), expected)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -21,10 +21,13 @@ nothing more:
 * the mover's card count, and each other seat's count (one-hot, 1 to 13);
 * whether this is the deal's first play.
 
-That is :data:`FEATURES` numbers a move, fed to a small multilayer perceptron (ReLU, two
-hidden layers) whose weights ship with the package (``learned_big2.npz``, written by
-``scripts/train_big2_learned.py``); inference is numpy alone.  Moves of equal value go to the
-first in :meth:`~.views.TableView.legal_moves` order, so the player is deterministic.
+That is :data:`FEATURES` numbers a move, fed to small multilayer perceptrons (ReLU, two
+hidden layers) whose weights ship with the package (:data:`MEMBERS`, each written by
+``scripts/train_big2_learned.py``); inference is numpy alone.  The value of a move is the mean
+of the networks of three training runs (:class:`Ensemble`): each saw the inputs above as they
+stood when it was trained, the first of them (every run added inputs after the earlier ones),
+and their mean chooses better than the last run alone.  Moves of equal value go to the first
+in :meth:`~.views.TableView.legal_moves` order, so the player is deterministic.
 """
 
 from __future__ import annotations
@@ -45,7 +48,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FEATURES",
+    "MEMBERS",
     "WEIGHTS",
+    "Ensemble",
     "deal_state_features",
     "hand_shape",
     "Learned",
@@ -56,7 +61,13 @@ __all__ = [
 ]
 
 WEIGHTS = Path(__file__).with_name("learned_big2.npz")
-"""The shipped weights."""
+"""The last training run's weights (the start of a next run's ``--warm-start``)."""
+MEMBERS = (
+    WEIGHTS,
+    Path(__file__).with_name("learned_big2_run2.npz"),
+    Path(__file__).with_name("learned_big2_run1.npz"),
+)
+"""The shipped networks, newest first: the runs the player's values are the mean of."""
 _SIZES = 6  # a pass, then plays of 1 to 5 cards
 _PLACES = 8  # a five-card play's kind's place in the rules' order
 _SEATS = 4
@@ -285,8 +296,9 @@ class Network:
     layers: tuple[tuple[np.ndarray, np.ndarray], ...]
 
     def values(self, rows: np.ndarray) -> np.ndarray:
-        """The value of each row of features."""
-        out = rows
+        """The value of each row of features (the first of them, as many as the network
+        takes: a network trained before later inputs were added ignores them)."""
+        out = rows[:, : self.layers[0][0].shape[0]]
         for index, (weights, biases) in enumerate(self.layers):
             out = out @ weights + biases
             if index < len(self.layers) - 1:
@@ -302,10 +314,24 @@ class Network:
             return cls(tuple((saved[f"w{i}"], saved[f"b{i}"]) for i in range(count)))
 
 
+@dataclass(frozen=True)
+class Ensemble:
+    """Networks whose values are averaged: the mean of each row's values."""
+
+    members: tuple[Network, ...]
+
+    def values(self, rows: np.ndarray) -> np.ndarray:
+        """The mean of the members' values of each row of features."""
+        total = self.members[0].values(rows)
+        for member in self.members[1:]:
+            total = total + member.values(rows)
+        return total / len(self.members)
+
+
 @lru_cache(maxsize=1)
-def network() -> Network:
-    """The shipped network (loaded once)."""
-    return Network.load(WEIGHTS)
+def network() -> Ensemble:
+    """The shipped networks (:data:`MEMBERS`, loaded once)."""
+    return Ensemble(tuple(Network.load(path) for path in MEMBERS))
 
 
 def deal_state_features(
@@ -351,7 +377,7 @@ class Learned:
     """The learned player as a tournament strategy: the legal move the network values most."""
 
     name: str = "learned"
-    net: Network | None = field(default=None, compare=False)
+    net: Network | Ensemble | None = field(default=None, compare=False)
 
     def choose(self, views: Sequence[TableView], seeds: Sequence[int]) -> list[Move]:
         net = self.net or network()
