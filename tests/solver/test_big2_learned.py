@@ -31,6 +31,7 @@ from handsolver.solver.big2.table.learned import (
     unseen_reach,
     view_moves,
     view_state,
+    weights_digest,
 )
 from handsolver.solver.big2.table.strategies import strategy_from_spec
 from handsolver.solver.big2.table.views import Table
@@ -264,6 +265,18 @@ def test_the_shipped_weights_load_and_fit_the_features() -> None:
     for member in net.members:
         assert member.layers[0][0].shape[0] <= FEATURES
         assert member.layers[-1][0].shape[1] == 1
+
+
+def test_a_checkpoint_names_the_weights() -> None:
+    """The tournament's checkpoint key holds the player's description, and it names the
+    shipped weights, so games played by other weights are not resumed."""
+    from handsolver.models.big2 import SEED_RULES
+    from handsolver.solver.big2.table.tournament_saves import tournament_key
+
+    key = tournament_key([Learned(), Learned()], 4, 1, SEED_RULES)
+    assert weights_digest() in key["strategies"][0]
+    other = tournament_key([Learned(weights="0" * 16), Learned()], 4, 1, SEED_RULES)
+    assert other != key
 
 
 def test_the_ensemble_is_the_mean_of_its_members_on_their_inputs() -> None:

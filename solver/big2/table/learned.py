@@ -372,12 +372,26 @@ def view_state(view: TableView) -> np.ndarray:
     return state_features(view.played, beat, size, counts, by, passed, view.start)
 
 
+@lru_cache(maxsize=1)
+def weights_digest() -> str:
+    """A digest of the shipped networks' files: the player's description names it, so that a
+    tournament's checkpoint of games played with other weights is not resumed."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in MEMBERS:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @dataclass(frozen=True)
 class Learned:
     """The learned player as a tournament strategy: the legal move the network values most."""
 
     name: str = "learned"
     net: Network | Ensemble | None = field(default=None, compare=False)
+    weights: str = field(default_factory=weights_digest)
+    """Which shipped weights play (when ``net`` is None)."""
 
     def choose(self, views: Sequence[TableView], seeds: Sequence[int]) -> list[Move]:
         net = self.net or network()
