@@ -295,10 +295,10 @@ def matches(options: argparse.Namespace) -> None:
                     for game in row["games"]
                 )
                 done[row["deal"]] = DealResult(row["deal"], games)
+    played = "deals, each played once" if options.once else "duplicate deals"
     print(
         f"5. ofc match as the bench plays it: {subject} (defaults) against {against}, "
-        f"{options.match_deals} {'deals, each played once' if options.once else 'duplicate deals'}"
-        ", "
+        f"{options.match_deals} {played}, "
         f"seed {options.seed}, fantasyland valued at "
         f"{value} by both; {len(done)} read from the record",
         flush=True,

@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import random
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from handsolver.models.big2 import Play, Rules
@@ -254,16 +254,17 @@ def strategy_from_spec(
         (checked now, before any work).
     """
     text = spec.strip()
-    fixed: dict[str, Strategy] = {
-        "random": Random(),
-        "greedy": Greedy(),
-        "fewest": Fewest(),
-        "shed": Shed(),
-        "advise": Advise(settings),
-        "learned": Learned(),
+    # Only the strategy named is built (the learned player's reads its weights' digest).
+    fixed: dict[str, Callable[[], Strategy]] = {
+        "random": Random,
+        "greedy": Greedy,
+        "fewest": Fewest,
+        "shed": Shed,
+        "advise": lambda: Advise(settings),
+        "learned": Learned,
     }
     if text in fixed:
-        return fixed[text]
+        return fixed[text]()
     if text.startswith("program:") and text.removeprefix("program:").strip():
         command = text.removeprefix("program:").strip()
         try:
