@@ -23,11 +23,14 @@ Figures:
 * ``advise`` (its command's defaults) on 13-card opening positions with three opponents: the
   median seconds, and the share of its verdicts (one move in one sampled deal) proven exactly;
 * ``--only learned``: the learned player's decision time, and the player against three
-  ``greedy`` and three ``random``; ``--only against-learned``: against three ``advise``, and
+  ``greedy`` and three ``random`` (``--members``: the player of other weight files);
+  ``--only against-learned``: against three ``advise``, and
   ``advise`` against three of it (slow: say ``--deals``); ``--only learned-vs-advise`` and
   ``--only advise-vs-learned``: one of those two each;
 * ``--opponents``: the ``advise`` seat's model of its opponents (``mix``, ``learned``,
-  ``greedy``).
+  ``adaptive``, ``greedy``); ``--reply-rounds`` and ``--leaf``: how many rounds the opponents
+  it takes for the learned player reply by its network, and whether a deal with such an
+  opponent is then valued by the network (the default) or played out.
 
 Each match saves its finished blocks of deals (the tournament command's default checkpoint, in
 the user's cache directory): after Ctrl-C, ``--resume`` continues it.  The tournaments use the
@@ -51,7 +54,13 @@ import time  # noqa: E402
 from dataclasses import replace  # noqa: E402
 
 from handsolver.models.big2 import SEED_RULES  # noqa: E402
-from handsolver.solver.big2.table.advise import DEFAULT_ADVICE, TABLE_ADVICE, AdviceSettings, advise  # noqa: E402
+from handsolver.solver.big2.table.advise import (  # noqa: E402
+    DEFAULT_ADVICE,
+    LEAVES,
+    TABLE_ADVICE,
+    AdviceSettings,
+    advise,
+)
 from handsolver.solver.big2.table.opponents import OPPONENT_MODELS  # noqa: E402
 from handsolver.solver.big2.table.strategies import greedy_move, strategy_from_spec  # noqa: E402
 from handsolver.solver.big2.table.tournament import play_tournament  # noqa: E402
@@ -59,6 +68,21 @@ from handsolver.solver.big2.table.tournament_games import dealt_hands  # noqa: E
 from handsolver.solver.big2.table.tournament_saves import tournament_checkpoint, tournament_key  # noqa: E402
 from handsolver.solver.big2.table.views import Table  # noqa: E402
 from handsolver.solver.commands.progress import progress  # noqa: E402
+
+MEMBERS_PLAYER = None  # with --members: the learned player of those weight files
+
+
+def members_player(paths: list[str]):
+    """The learned player valuing moves by the mean of the networks in ``paths`` (exported by
+    ``scripts/train_big2_learned.py``), named by their files' digest."""
+    import hashlib
+    from pathlib import Path
+
+    from handsolver.solver.big2.table.learned import Ensemble, Learned, Network
+
+    files = [Path(path) for path in paths]
+    digest = hashlib.sha256(b"".join(path.read_bytes() for path in files)).hexdigest()[:16]
+    return Learned(net=Ensemble(tuple(Network.load(path) for path in files)), weights=digest)
 
 
 def match(
@@ -71,7 +95,10 @@ def match(
 ) -> None:
     """Play one match; its finished blocks are saved to the tournament command's default
     checkpoint, so ``resume`` continues a match stopped before its end."""
-    strategies = [strategy_from_spec(name, table) for name in names]
+    strategies = [
+        MEMBERS_PLAYER if name == "learned" and MEMBERS_PLAYER else strategy_from_spec(name, table)
+        for name in names
+    ]
     path = tournament_checkpoint(tournament_key(strategies, deals, seed, SEED_RULES))
     resumed = resume and path is not None and path.exists()
     start = time.perf_counter()
@@ -248,11 +275,26 @@ def main() -> None:
         help="Rounds of the opponents' replies to a move played by their models in a playout.",
     )
     parser.add_argument(
+        "--leaf",
+        choices=LEAVES,
+        default=TABLE_ADVICE.leaf,
+        help="How the advise seat scores a deal past the replies: playouts, or the network.",
+    )
+    parser.add_argument(
+        "--members",
+        nargs="+",
+        metavar="NPZ",
+        help="The learned player's networks (exported weights) in place of the shipped ones.",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="Continue the matches stopped before their end (each saves its finished blocks).",
     )
     args = parser.parse_args()
+    if args.members:
+        global MEMBERS_PLAYER
+        MEMBERS_PLAYER = members_player(args.members)
     parts = [args.only] if args.only else [
         "openings", "decisions", "tree", "baselines", "random", "greedy", "two"
     ]  # fmt: skip
@@ -264,6 +306,7 @@ def main() -> None:
         passes=args.passes,
         opponents=args.opponents,
         reply_rounds=args.reply_rounds,
+        leaf=args.leaf,
     )
     if table.passes:
         how = (
@@ -278,7 +321,8 @@ def main() -> None:
     print(
         f"advise in tournaments: {table.samples} samples, {how}, turns read: "
         f"{'yes' if table.reading else 'no'}, opponents modelled: {table.opponents}, "
-        f"{table.reply_rounds} round(s) of their replies by the models\n",
+        f"{table.reply_rounds} round(s) of their replies by the models, "
+        f"scored past them by the {table.leaf}\n",
         flush=True,
     )
     if "openings" in parts:

@@ -28,6 +28,7 @@ from handsolver.solver.big2.table.learned import (
     hand_shape,
     move_features,
     network,
+    positions_features,
     unseen_reach,
     view_moves,
     view_state,
@@ -218,6 +219,49 @@ def test_a_move_row_ends_with_what_the_unseen_cards_could_answer() -> None:
     cards = np.array([[t[0] >> c & 1 for c in range(52)] for t in tuples])
     expected = unseen_reach(left.astype(np.float32), cards.astype(np.float32), unseen)
     np.testing.assert_array_equal(rows[:, FEATURES - REACH_FEATURES :], expected)
+
+
+def _random_cards(rng: random.Random) -> tuple[set[str], set[str], set[str]]:
+    """A hand, a move's cards from it and unseen cards outside it, of varied sizes and tops."""
+    deck = [rank + suit for rank in BIG2_RANKS for suit in "cdhs"]
+    hand = set(rng.sample(deck, rng.randint(1, 13)))
+    below = BIG2_RANKS[: rng.randint(1, 13)]
+    pool = sorted(card for card in set(deck) - hand if card[0] in below)
+    unseen = set(rng.sample(pool, rng.randint(0, len(pool))))
+    move = set(rng.sample(sorted(hand), min(len(hand), rng.choice([0, 1, 2, 3, 5]))))
+    return hand, move, unseen
+
+
+def test_rows_of_their_own_unseen_cards_each_equal_the_plain_counts() -> None:
+    """The shape and the reach with unseen cards given a row each (as positions built
+    together give them): every row as counted card by card with its own unseen cards."""
+    rng = random.Random(11)
+    drawn = [_random_cards(rng) for _ in range(60)]
+    left = np.concatenate([_text_bits(hand - move) for hand, move, _ in drawn])
+    cards = np.concatenate([_text_bits(move) for _, move, _ in drawn])
+    unseen = np.concatenate([_text_bits(unseen) for _, _, unseen in drawn])
+    shapes, reaches = hand_shape(left, unseen), unseen_reach(left, cards, unseen)
+    for (hand, move, rest), shape, reach in zip(drawn, shapes, reaches, strict=True):
+        np.testing.assert_allclose(shape, plain_shape(hand - move, rest))
+        np.testing.assert_allclose(reach, plain_reach(hand, move, rest))
+
+
+def test_positions_built_together_equal_each_built_alone() -> None:
+    """The rows of many positions (other hands, other cards played) built in one call, as
+    the network's batched callers build them, against each position's rows built alone."""
+    rng = random.Random(12)
+    positions = []
+    for _ in range(6):
+        table = Table.deal(dealt(rng))
+        while table.winner is None:
+            view = table.view()
+            _, tuples = view_moves(view)
+            positions.append((view_state(view), view.hand, tuples))
+            table = table.after(rng.choice(view.legal_moves()))
+    together = positions_features(positions)
+    alone = np.concatenate([move_features(*position) for position in positions])
+    assert len({position[1] for position in positions}) > 50
+    np.testing.assert_array_equal(together, alone)
 
 
 def _text_bits(cards: set[str]) -> np.ndarray:

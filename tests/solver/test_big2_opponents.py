@@ -17,6 +17,7 @@ from handsolver.solver.big2.game.positions import Position, root_state
 from handsolver.solver.big2.table.advise import (
     TABLE_ADVICE,
     AdviceSettings,
+    _network_scores,
     _replied,
     _sampled_deals,
     advise,
@@ -330,6 +331,8 @@ def test_the_adaptive_model_advises_as_greedy_against_greedy_seats() -> None:
     for _, view in _late_views([Learned(), Greedy(), Greedy(), Greedy()], 24, 2):
         settings = replace(TABLE_ADVICE, seed=3, samples=6)
         assert advise(view, replace(settings, opponents="adaptive")) == advise(view, settings)
+        played_out = replace(settings, opponents="adaptive", leaf="playout")
+        assert advise(view, played_out) == advise(view, settings)
     for _, view in _late_views([Learned()] * 4, 20, 2):
         settings = replace(TABLE_ADVICE, seed=3, samples=6, opponents="adaptive", reply_rounds=3)
         first = advise(view, settings)
@@ -362,3 +365,62 @@ def test_rounds_of_replies_are_the_tables_with_the_player_moving_as_the_learned_
             checked += 1
         assert hands == seated[0][1:]
     assert checked > 5
+
+
+@pytest.mark.parametrize(
+    ("rounds", "unseen_most", "solve_cards"), [(1, 30, 0), (3, 30, 0), (1, 6, 52)]
+)
+def test_a_network_leaf_is_the_learned_players_value_where_the_replies_stop(
+    rounds: int, unseen_most: int, solve_cards: int
+) -> None:
+    """With the leaf ``network`` and no deal searched, each move's score in the true deal is,
+    from first principles: the table played on after it (seats 1 and 3 by the learned player,
+    seat 2 by greedy, seat 0 in between by the learned player) to seat 0's turn after
+    ``rounds`` rounds of replies, then the network's best value of seat 0's legal moves there,
+    kept between 0 and 1 (1 or 0 where a seat went out first); where every deal is searched,
+    a move the solver proves a forced win scores 1 and the others are scored so."""
+    checked = 0
+    settings = replace(TABLE_ADVICE, leaf="network", solve_cards=solve_cards, reply_rounds=rounds)
+    for table, view in _late_views([Learned()] * 4, unseen_most, 8):
+        moves = view.legal_moves()
+        # The true deal twice over: the second deal's scores are read after the first's.
+        first, scores = _network_scores(
+            view, [tuple(table.hands)] * 2, [frozenset({1, 3})] * 2, moves, settings, 1, None
+        )
+        assert first == scores
+        for move, (exact, score) in zip(moves, scores, strict=True):
+            moved, turns = table.after(move), 0
+            while moved.winner is None:
+                seen = moved.view()
+                if seen.seat == 0:
+                    turns += 1
+                    if turns == rounds:
+                        break
+                player = Greedy() if seen.seat == 2 else Learned()
+                moved = moved.after(player.choose([seen], [0])[0])
+            assert solve_cards or not exact
+            if exact and score == 1:
+                continue  # a forced win, proven
+            if moved.winner is not None:
+                assert score == (moved.winner == 0)
+                continue
+            seen = moved.view()
+            _, tuples = view_moves(seen)
+            best = float(network().values(move_features(view_state(seen), seen.hand, tuples)).max())
+            assert abs(float(score) - min(max(best, 0.0), 1.0)) <= 1e-6  # a chance, kept in 0..1
+            checked += 1
+    assert checked > 5
+
+
+def test_a_network_leaf_keeps_the_solvers_proofs() -> None:
+    """Where the solver proves a forced win in a deal, the move scores 1 there whatever the
+    network says; the advice is deterministic."""
+    for _, view in _late_views([Learned()] * 4, 6, 3):
+        settings = replace(TABLE_ADVICE, seed=3, samples=6, opponents="learned", leaf="network")
+        first = advise(view, settings)
+        assert first == advise(view, settings)
+        solved = advise(view, replace(settings, leaf="playout"))
+        proven = {move.play: move for move in solved.moves if move.exact == solved.samples}
+        for move in first.moves:
+            if move.play in proven and proven[move.play].share == 1:
+                assert move.share == 1

@@ -59,9 +59,16 @@ turns are read as below and the opponents play greedy throughout.  With ``adapti
 read so too, but an opponent whose turns broke greedy's rule (:func:`~.reading.greedy_readings`
 reads nothing of it) is the learned player: the fitted deals are weighted and drawn again by
 its turns' likelihood under the network, and it replies by the network; against opponents
-whose every turn is greedy's it advises as ``greedy``.  With ``reply_rounds`` above 1 the
-replies go on for that many of the player's turns, the player's own moves in between by the
-learned player's network.
+whose every turn is greedy's it advises as ``greedy``.  The replies go on for
+``reply_rounds`` of the player's turns (3 by default), the player's own moves in between by
+the learned player's network.  Where they stop, with ``leaf`` ``network`` (the default) a
+deal in which some opponent is the learned player is scored by the learned player's network,
+not played out: the value of the player's best move there (its chance of going out first by
+the network, kept between 0 and 1), or 1 or 0 where a seat went out first; the solver's proven
+verdicts stand.  The playouts' greedy opponents are the weak part against a player that is
+not greedy; the network's value is an estimate learned against such players.  With ``leaf``
+``playout`` such a deal is played out as the others are.  A deal whose opponents are all
+greedy is played out either way.
 
 Facts of the deal narrow the sampling: cards below the lowest card of the deal's first play were
 never dealt (its leader held the lowest card dealt), which matters with fewer than four players.
@@ -105,8 +112,8 @@ from handsolver.solver.big2.table.playout_learned import (
     Replied,
     Reply,
     beat_after,
-    network_moves,
-    replies_until,
+    network_values,
+    replies_in_rounds,
 )
 from handsolver.solver.big2.table.reading import Reading, fitted_deals, greedy_readings
 from handsolver.solver.big2.table.sampling import (
@@ -153,6 +160,12 @@ TABLE_SAMPLES = 32
 TABLE_NODES = 1_000
 TABLE_SOLVE_CARDS = 12
 DEFAULT_OPPONENTS = "greedy"
+LEAVES = ("playout", "network")
+"""How a deal is scored past the opponents' replies (see the module)."""
+DEFAULT_LEAF = "network"
+DEFAULT_REPLY_ROUNDS = 3
+LEAF_SCALE = 10**6
+"""A network leaf's value is kept to this many parts of one (an exact share of such parts)."""
 LEARNED = TYPES.index("learned")
 PLAYER_POLICIES: tuple[Policy, ...] = (shed_choice, greedy_choice)
 """The player's policies in a playout, tried in turn until one goes out first."""
@@ -167,8 +180,11 @@ class AdviceSettings:
     such search), whether the opponents' turns are read as greedy's, and the passes of a tree
     of the player's own turns over the deals, which then chooses in place of scoring each deal
     (0: no tree; the solver's budgets are then unused, the line search's scores the tree's
-    leaves; see the module), and whether the tree's leaves are scored by the compiled
-    playouts and line search (the same answers as in Python, faster)."""
+    leaves; see the module), whether the tree's leaves are scored by the compiled
+    playouts and line search (the same answers as in Python, faster), the model of the
+    opponents, the rounds of the replies of those it takes for the learned player, and how a
+    deal with such an opponent is scored where the replies stop (``leaf``; a tree plays its
+    deals out whatever it says)."""
 
     samples: int = DEFAULT_SAMPLES
     max_nodes: int | None = DEFAULT_NODES
@@ -180,7 +196,8 @@ class AdviceSettings:
     passes: int = 0
     compiled: bool = True
     opponents: str = DEFAULT_OPPONENTS
-    reply_rounds: int = 1
+    reply_rounds: int = DEFAULT_REPLY_ROUNDS
+    leaf: str = DEFAULT_LEAF
 
 
 DEFAULT_ADVICE = AdviceSettings()
@@ -280,6 +297,9 @@ def advise(
         hands = [_seat_hands(view, opponents, deal) for deal in deals]
         return _tree_advice(view, hands, learned, moves, settings, consistent, progress)
     hands = [_seat_hands(view, opponents, deal) for deal in deals]
+    if settings.leaf == "network" and any(learned):
+        scores = _network_scores(view, hands, learned, moves, settings, workers, scheduler)
+        return _ranked(view, len(deals), moves, scores, consistent)
     replied = _replied(view, hands, learned, moves, settings.reply_rounds)
     jobs = [
         (deal, view, moves, settings, after) for deal, after in zip(hands, replied, strict=True)
@@ -398,59 +418,104 @@ def _replied(
     no learned seat."""
     if not any(learned):
         return [None] * len(deals)
+    where = [index for index, seats in enumerate(learned) if seats]
+    replies = _replies(view, [deals[i] for i in where], [learned[i] for i in where], moves, rounds)
+    out: list[tuple[Outcome, ...] | None] = [None] * len(deals)
+    for index, replied in zip(where, replies, strict=True):
+        out[index] = tuple(reply.outcome for reply in replied)
+    return out
+
+
+def _replies(
+    view: TableView,
+    deals: list[tuple[CardSet, ...]],
+    learned: list[frozenset[int]],
+    moves: list[Move],
+    rounds: int,
+) -> list[list[Replied]]:
+    """Per deal and move, where the opponents' replies stop (as :func:`_replied` says; the
+    seats not in ``learned[i]`` reply by greedy's rule)."""
     rules = view.rules
     beat = 0 if view.beat is None else view.beat.mask
-    starts, where = [], []
-    for index, (hands, seats) in enumerate(zip(deals, learned, strict=True)):
-        if not seats:
-            continue
+    starts = []
+    for hands, seats in zip(deals, learned, strict=True):
         root = root_state(check_position(_position(hands, view), rules), rules)
         plays = [hand_plays(hand, rules) for hand in hands]
         for move in moves:
             child = root.after(_tupled(move, rules), rules)
             after = beat_after(_tupled(move, rules), beat, child)
             starts.append(Reply(child, plays, view.played | _mask(move), after, seats))
-        where.append(index)
-    seat = view.seat
-    replies = replies_until(starts, seat, rules)
-    for _ in range(rounds - 1):
-        starts = _players_moved(starts, replies, seat, rules)
-        replies = replies_until(starts, seat, rules)
-    replied = iter(replies)
-    out: list[tuple[Outcome, ...] | None] = [None] * len(deals)
-    for index in where:
-        out[index] = tuple(next(replied).outcome for _ in moves)
-    return out
+    replies = replies_in_rounds(starts, view.seat, rules, rounds)
+    count = len(moves)
+    return [replies[at : at + count] for at in range(0, len(replies), count)]
 
 
-def _players_moved(
-    starts: list[Reply], replies: list[Replied], seat: int, rules: Rules
-) -> list[Reply]:
-    """Where the replies stopped, the player's move by the learned player's network (all at
-    once), as starts of further replies."""
-    waiting = [
-        (k, reply.outcome) for k, reply in enumerate(replies) if not isinstance(reply.outcome, int)
-    ]
-    moves = network_moves(
-        [state for _, state in waiting],
-        [starts[k].plays[seat] for k, _ in waiting],
-        [replies[k].played for k, _ in waiting],
-        [replies[k].beat for k, _ in waiting],
+def _network_scores(
+    view: TableView,
+    deals: list[tuple[CardSet, ...]],
+    learned: list[frozenset[int]],
+    moves: list[Move],
+    settings: AdviceSettings,
+    workers: int,
+    scheduler: str | None,
+) -> list[list[tuple[bool, Fraction]]]:
+    """Per deal and move, as :func:`score_deal` gives, with the leaf ``network`` where some
+    opponent of the deal is the learned player (``learned[i]``): a proven verdict where the
+    solver finds one, else the learned player's network's value of the player's position once
+    the opponents have replied (1 or 0 where a seat went out first).  The deals with no such
+    opponent are scored by :func:`score_deal` (the playouts model greedy opponents exactly)."""
+    netted = [i for i, seats in enumerate(learned) if seats]
+    jobs: list[Job] = [(hands, view, moves, settings, None) for hands in deals]
+    out: list[list[tuple[bool, Fraction]]] = [[] for _ in deals]
+    played_out = [i for i, seats in enumerate(learned) if not seats]
+    scored = run_batch(
+        score_deal, [jobs[i] for i in played_out], workers=workers, scheduler=scheduler, chunksize=1
     )
-    out = [
-        start._replace(outcome=reply.outcome) for start, reply in zip(starts, replies, strict=True)
-    ]
-    for (k, state), move in zip(waiting, moves, strict=True):
-        child = state.after(move, rules)
-        played = replies[k].played | (0 if move is None else move[0])
-        out[k] = Reply(
-            child,
-            starts[k].plays,
-            played,
-            beat_after(move, replies[k].beat, child),
-            starts[k].learned,
+    for i, row in zip(played_out, scored, strict=True):
+        out[i] = [(exact, Fraction(score)) for exact, score in row]
+    verdicts = run_batch(
+        solve_deal, [jobs[i] for i in netted], workers=workers, scheduler=scheduler, chunksize=1
+    )
+    replies = _replies(
+        view, [deals[i] for i in netted], [learned[i] for i in netted], moves, settings.reply_rounds
+    )
+    seat, rules = view.seat, view.rules
+    mine = hand_plays(view.hand, rules)  # the player's plays, of any hand its hand holds
+    waiting = [
+        (k, j) for k, replied in enumerate(replies) for j, reply in enumerate(replied)
+        if _waiting(reply)
+    ]  # fmt: skip
+    states = [replies[k][j] for k, j in waiting]
+    values = dict(
+        zip(
+            waiting,
+            network_values(
+                [reply.outcome for reply in states],  # type: ignore[misc]
+                [mine] * len(states),
+                [reply.played for reply in states],
+                [reply.beat for reply in states],
+            ),
+            strict=True,
         )
+    )
+    two_players = len(view.counts) == 2
+    for k, (i, deal_verdicts, replied) in enumerate(zip(netted, verdicts, replies, strict=True)):
+        for j, (verdict, reply) in enumerate(zip(deal_verdicts, replied, strict=True)):
+            if verdict or (verdict is False and two_players):
+                out[i].append((True, Fraction(int(verdict))))
+            elif isinstance(reply.outcome, int):
+                out[i].append((verdict is not None, Fraction(int(reply.outcome == seat))))
+            else:
+                value = min(max(values[k, j], 0.0), 1.0)  # a chance
+                out[i].append(
+                    (verdict is not None, Fraction(round(value * LEAF_SCALE), LEAF_SCALE))
+                )
     return out
+
+
+def _waiting(reply: Replied) -> bool:
+    """Whether the deal goes on where the replies stopped (no seat went out)."""
+    return not isinstance(reply.outcome, int)
 
 
 def solve_deal(job: Job) -> list[bool | None]:
@@ -595,7 +660,7 @@ def _ranked(
     view: TableView,
     samples: int,
     moves: list[Move],
-    scores: list[list[tuple[bool, int]]],
+    scores: list[list[tuple[bool, int | Fraction]]],
     consistent: int,
 ) -> Advice:
     rules = view.rules

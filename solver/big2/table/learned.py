@@ -57,6 +57,7 @@ __all__ = [
     "unseen_reach",
     "Network",
     "move_features",
+    "positions_features",
     "network",
 ]
 
@@ -130,38 +131,54 @@ def move_features(
     part ``state`` (from :func:`state_features`), then the hand the move leaves, its cards,
     its size, its five-card kind's place and the :func:`hand_shape` of the hand it leaves
     (the cards not seen being those neither in ``hand`` nor played, as ``state`` shows)."""
+    return positions_features([(state, hand, moves)])
+
+
+def positions_features(
+    positions: Sequence[tuple[np.ndarray, CardSet, Sequence[tuple[CardSet, int, int] | None]]],
+) -> np.ndarray:
+    """The rows of :func:`move_features` of each ``(state, hand, moves)`` of ``positions``,
+    one after another: built together, since many small positions cost most in numpy's calls."""
     import numpy as np
 
-    rows = len(moves)
+    counts = [len(moves) for _, _, moves in positions]
+    rows = sum(counts)
     out = np.zeros((rows, FEATURES), dtype=np.float32)
-    out[:, :STATE_FEATURES] = state
-    masks = [0 if move is None else move[0] for move in moves]
-    at = STATE_FEATURES
-    left = _bits([hand ^ mask for mask in masks])
-    out[:, at : at + 52] = left
-    out[:, at + 52 : at + 104] = _bits(masks)
-    at += 104
-    for row, move in enumerate(moves):
-        size = 0 if move is None else move[1]
-        out[row, at + size] = 1.0
-        if size == 5:
-            assert move is not None
-            out[row, at + _SIZES + min(move[2] // KIND_STEP, _PLACES - 1)] = 1.0
+    out[:, :STATE_FEATURES] = np.repeat(np.stack([state for state, _, _ in positions]), counts, 0)
+    played = _masks_of_bits(np.stack([state[:52] for state, _, _ in positions]))
+    masks, lefts, unseens = [], [], []
+    at = STATE_FEATURES + 104
+    row = 0
+    for (_, hand, moves), seen in zip(positions, played, strict=True):
+        unseen = _FULL & ~(seen | hand)
+        for move in moves:
+            mask = 0 if move is None else move[0]
+            masks.append(mask)
+            lefts.append(hand ^ mask)
+            unseens.append(unseen)
+            size = 0 if move is None else move[1]
+            out[row, at + size] = 1.0
+            if size == 5:
+                assert move is not None
+                out[row, at + _SIZES + min(move[2] // KIND_STEP, _PLACES - 1)] = 1.0
+            row += 1
+    left, cards, unseen_bits = _bits(lefts), _bits(masks), _bits(unseens)
+    out[:, STATE_FEATURES : STATE_FEATURES + 52] = left
+    out[:, STATE_FEATURES + 52 : STATE_FEATURES + 104] = cards
     at += _SIZES + _PLACES
-    unseen = _FULL & ~(_mask_of_bits(state[:52]) | hand)
-    out[:, at : at + SHAPE_FEATURES] = hand_shape(left, unseen)
+    out[:, at : at + SHAPE_FEATURES] = hand_shape(left, unseen_bits)
     at += SHAPE_FEATURES
-    out[:, at:] = unseen_reach(left, out[:, STATE_FEATURES + 52 : STATE_FEATURES + 104], unseen)
+    out[:, at:] = unseen_reach(left, cards, unseen_bits)
     return out
 
 
-def _mask_of_bits(bits: np.ndarray) -> CardSet:
-    """The card set whose 52 numbers (0 or 1) are ``bits``."""
+def _masks_of_bits(bits: np.ndarray) -> list[CardSet]:
+    """The card set of each row of 52 numbers (0 or 1) of ``bits``."""
     import numpy as np
 
-    padded = np.zeros(64, dtype=np.uint8)
-    padded[:52] = bits
-    return int(np.packbits(padded, bitorder="little").view("<u8")[0])
+    padded = np.zeros((len(bits), 64), dtype=np.uint8)
+    padded[:, :52] = bits
+    return [int(mask) for mask in np.packbits(padded, axis=1, bitorder="little").view("<u8")[:, 0]]
 
 
 @lru_cache(maxsize=1)
@@ -176,7 +193,7 @@ def _shape_tables() -> tuple[np.ndarray, np.ndarray]:
     return place, runs
 
 
-def hand_shape(left: np.ndarray, unseen: CardSet) -> np.ndarray:
+def hand_shape(left: np.ndarray, unseen: CardSet | np.ndarray) -> np.ndarray:
     """For each row of ``left`` (a hand as 52 numbers 0 or 1, card ``rank * 4 + suit``), what
     its shape shows (counts divided by 4): its number of cards (one-hot, 0 to 13); the ranks
     holding one, two, three and four of its cards; the one-rank plays (singles, pairs,
@@ -184,9 +201,9 @@ def hand_shape(left: np.ndarray, unseen: CardSet) -> np.ndarray:
     aces; its runs of five ranks (ace low or high; as runs need not be the rules' straights,
     whatever the rules) and whether it has one; its suits of five cards or more; whether it
     holds a triple and another pair (a full house); its cards of a rank above every rank of
-    ``unseen`` (the cards the mover has not seen), and of the highest rank of ``unseen`` or
-    above; and its singles (ranks of one card) that no run of its own and no suit of five of
-    its own takes.
+    ``unseen`` (the cards the mover has not seen: one set for every row, or a row of 52
+    numbers for each), and of the highest rank of ``unseen`` or above; and its singles (ranks
+    of one card) that no run of its own and no suit of five of its own takes.
 
     >>> from handsolver.models.cards import mask_of, parse_cards
     >>> from handsolver.solver.big2.table.learned import _bits
@@ -230,10 +247,10 @@ def hand_shape(left: np.ndarray, unseen: CardSet) -> np.ndarray:
     at += 1
     out[:, at] = ((of[2] + of[3]) >= 1) & ((of[1] + of[2] + of[3]) >= 2)
     at += 1
-    unseen_ranks = [place[card >> 2] for card in range(52) if unseen >> card & 1]
-    top = max(unseen_ranks, default=-1)
-    out[:, at] = counts[:, place > top].sum(axis=1) / 4
-    out[:, at + 1] = counts[:, place >= top].sum(axis=1) / 4
+    unseen_counts = _unseen_counts(unseen, rows)
+    top = np.where(unseen_counts > 0, place, -1).max(axis=1)[:, None]
+    out[:, at] = (counts * (place > top)).sum(axis=1) / 4
+    out[:, at + 1] = (counts * (place >= top)).sum(axis=1) / 4
     at += 2
     in_run = np.zeros((rows, 13), dtype=bool)
     for run, ranks in enumerate(runs):
@@ -243,7 +260,15 @@ def hand_shape(left: np.ndarray, unseen: CardSet) -> np.ndarray:
     return out
 
 
-def unseen_reach(left: np.ndarray, cards: np.ndarray, unseen: CardSet) -> np.ndarray:
+def _unseen_counts(unseen: CardSet | np.ndarray, rows: int) -> np.ndarray:
+    """Per row, the cards of each rank of ``unseen`` (one set, or 52 numbers a row)."""
+    import numpy as np
+
+    bits = _bits([unseen]) if isinstance(unseen, int) else unseen
+    return np.broadcast_to(bits.reshape(-1, 13, 4).sum(axis=2), (rows, 13))
+
+
+def unseen_reach(left: np.ndarray, cards: np.ndarray, unseen: CardSet | np.ndarray) -> np.ndarray:
     """For each move (``cards``, 52 numbers 0 or 1, and the hand it leaves ``left``), what the
     cards the mover has not seen (``unseen``) could answer, by rank (as :func:`hand_shape`):
     whether the move is a play of one rank above every rank of which ``unseen`` holds as many
@@ -252,6 +277,7 @@ def unseen_reach(left: np.ndarray, cards: np.ndarray, unseen: CardSet) -> np.nda
     another pair, and four of a rank with a fifth card (the five-card plays it could make);
     and the pairs and the triples of the hand left (ranks of at least two, of at least three
     of its cards) above every rank of which ``unseen`` holds as many (counts divided by 4).
+    ``unseen`` is one set for every row, or a row of 52 numbers for each.
 
     >>> from handsolver.models.cards import mask_of, parse_cards
     >>> from handsolver.solver.big2.table.learned import _bits
@@ -265,27 +291,30 @@ def unseen_reach(left: np.ndarray, cards: np.ndarray, unseen: CardSet) -> np.nda
     place, runs = _shape_tables()
     rows = len(left)
     out = np.zeros((rows, REACH_FEATURES), dtype=np.float32)
-    seen_not = _bits([unseen])[0].reshape(13, 4)
-    unseen_counts = seen_not.sum(axis=1)
+    bits = _bits([unseen]) if isinstance(unseen, int) else unseen
+    seen_not = np.broadcast_to(bits.reshape(-1, 13, 4), (rows, 13, 4))
+    unseen_counts = seen_not.sum(axis=2)
     # The highest place of a rank holding at least n unseen cards, n = 0 (unused) to 4.
-    top = np.array(
-        [-1] + [max(place[unseen_counts >= n], default=-1) for n in range(1, 5)], dtype=int
+    top = np.stack(
+        [np.full(rows, -1)]
+        + [np.where(unseen_counts >= n, place, -1).max(axis=1) for n in range(1, 5)],
+        axis=1,
     )
     move_counts = cards.reshape(rows, 13, 4).sum(axis=2)
     size = move_counts.sum(axis=1).astype(int)
     one_rank = ((move_counts > 0).sum(axis=1) == 1) & (size <= 4)
     rank = move_counts.argmax(axis=1)
-    above = top[np.minimum(size, 4)]
+    above = top[np.arange(rows), np.minimum(size, 4)]
     out[:, 0] = one_rank & (place[rank] > above)
     out[:, 1] = one_rank & (place[rank] >= above)
     present = unseen_counts > 0
-    out[:, 2] = present[runs].all(axis=1).any()
-    out[:, 3] = (seen_not.sum(axis=0) >= 5).any()
-    out[:, 4] = (unseen_counts >= 3).any() and (unseen_counts >= 2).sum() >= 2
-    out[:, 5] = (unseen_counts == 4).any() and unseen_counts.sum() >= 5
+    out[:, 2] = present[:, runs].all(axis=2).any(axis=1)
+    out[:, 3] = (seen_not.sum(axis=1) >= 5).any(axis=1)
+    out[:, 4] = (unseen_counts >= 3).any(axis=1) & ((unseen_counts >= 2).sum(axis=1) >= 2)
+    out[:, 5] = (unseen_counts == 4).any(axis=1) & (unseen_counts.sum(axis=1) >= 5)
     held = left.reshape(rows, 13, 4).sum(axis=2)
-    out[:, 6] = ((held >= 2) & (place > top[2])).sum(axis=1) / 4
-    out[:, 7] = ((held >= 3) & (place > top[3])).sum(axis=1) / 4
+    out[:, 6] = ((held >= 2) & (place > top[:, 2:3])).sum(axis=1) / 4
+    out[:, 7] = ((held >= 3) & (place > top[:, 3:4])).sum(axis=1) / 4
     return out
 
 
@@ -395,12 +424,20 @@ class Learned:
 
     def choose(self, views: Sequence[TableView], seeds: Sequence[int]) -> list[Move]:
         net = self.net or network()
+        listed = [view_moves(view) for view in views]
+        asked = [
+            (view_state(view), view.hand, tuples)
+            for view, (moves, tuples) in zip(views, listed, strict=True)
+            if len(moves) > 1
+        ]
+        values = net.values(positions_features(asked)) if asked else None
         out: list[Move] = []
-        for view in views:
-            moves, tuples = view_moves(view)
+        at = 0
+        for moves, _ in listed:
             if len(moves) == 1:
                 out.append(moves[0])
                 continue
-            values = net.values(move_features(view_state(view), view.hand, tuples))
-            out.append(moves[int(values.argmax())])
+            assert values is not None
+            out.append(moves[int(values[at : at + len(moves)].argmax())])
+            at += len(moves)
         return out

@@ -138,8 +138,8 @@ def turn_probabilities(turns: Sequence[ObservedTurn], hands: Sequence[CardSet]) 
     import numpy as np
 
     from handsolver.solver.big2.table.learned import (
-        move_features,
         network,
+        positions_features,
         view_moves,
         view_state,
     )
@@ -175,10 +175,10 @@ def turn_probabilities(turns: Sequence[ObservedTurn], hands: Sequence[CardSet]) 
         out[row, 2] = 1 / count
         if key not in states:
             states[key] = view_state(turn.view)
-        blocks.append(move_features(states[key], then.hand, tuples))
+        blocks.append((states[key], then.hand, tuples))
         spans.append((row, chosen, count))
     if blocks:
-        values = network().values(np.concatenate(blocks)) / TEMPERATURE
+        values = network().values(positions_features(blocks)) / TEMPERATURE
         start = 0
         for row, chosen, count in spans:
             mine = values[start : start + count]

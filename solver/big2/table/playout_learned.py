@@ -7,7 +7,10 @@ played, the cards of the play to beat), so it plays the turns that follow a move
 player's, up to the player's next turn: the replies that decide what the move was worth.
 :func:`replies_until` plays them for a list of states at once, one call of the network a
 step for all the states whose seat to move is a learned one; the seats not learned play
-``greedy`` (:func:`~.playout.greedy_choice`).  A learned seat makes the legal move its network
+``greedy`` (:func:`~.playout.greedy_choice`); :func:`replies_in_rounds` goes on for more of
+the player's turns, the player moving by the network between them, and :func:`network_values`
+is what the network makes of the player's position where they stop.  A learned seat makes
+the legal move its network
 values most (the first of equal value, in the order of
 :meth:`~handsolver.solver.big2.game.state.DealState.legal_moves`).
 """
@@ -15,7 +18,7 @@ values most (the first of equal value, in the order of
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from handsolver.models.big2_rules import Rules
 from handsolver.models.cards import CardSet
@@ -23,7 +26,18 @@ from handsolver.solver.big2.game.plays import HandPlays
 from handsolver.solver.big2.game.state import DealState, Outcome, PlayOrPass
 from handsolver.solver.big2.table.playout import greedy_choice
 
-__all__ = ["Replied", "Reply", "beat_after", "network_moves", "replies_until"]
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = [
+    "Replied",
+    "Reply",
+    "beat_after",
+    "network_moves",
+    "network_values",
+    "replies_in_rounds",
+    "replies_until",
+]
 
 
 class Replied(NamedTuple):
@@ -89,6 +103,49 @@ def replies_until(starts: Sequence[Reply], seat: int, rules: Rules) -> list[Repl
             out[i] = after
 
 
+def replies_in_rounds(
+    starts: Sequence[Reply], seat: int, rules: Rules, rounds: int
+) -> list[Replied]:
+    """Each of ``starts`` played on as :func:`replies_until` plays it, ``rounds`` times: where
+    the replies stop, ``seat`` moves by the learned player's network (:func:`network_moves`)
+    and the replies go on, up to its turn after ``rounds`` rounds of them."""
+    replies = replies_until(starts, seat, rules)
+    for _ in range(rounds - 1):
+        starts = _players_moved(starts, replies, seat, rules)
+        replies = replies_until(starts, seat, rules)
+    return replies
+
+
+def _players_moved(
+    starts: Sequence[Reply], replies: list[Replied], seat: int, rules: Rules
+) -> list[Reply]:
+    """Where the replies stopped, the player's move by the learned player's network (all at
+    once), as starts of further replies."""
+    waiting = [
+        (k, reply.outcome) for k, reply in enumerate(replies) if not isinstance(reply.outcome, int)
+    ]
+    moves = network_moves(
+        [state for _, state in waiting],
+        [starts[k].plays[seat] for k, _ in waiting],
+        [replies[k].played for k, _ in waiting],
+        [replies[k].beat for k, _ in waiting],
+    )
+    out = [
+        start._replace(outcome=reply.outcome) for start, reply in zip(starts, replies, strict=True)
+    ]
+    for (k, state), move in zip(waiting, moves, strict=True):
+        child = state.after(move, rules)
+        played = replies[k].played | (0 if move is None else move[0])
+        out[k] = Reply(
+            child,
+            starts[k].plays,
+            played,
+            beat_after(move, replies[k].beat, child),
+            starts[k].learned,
+        )
+    return out
+
+
 def network_moves(
     states: Sequence[DealState],
     plays: Sequence[HandPlays],
@@ -99,26 +156,54 @@ def network_moves(
     plays of its hand, ``played[i]`` every card played then, ``beats[i]`` the cards of the play
     to beat): the legal move its network values most, the first of equal value; the network
     runs once over every state's moves."""
-    import numpy as np
-
-    from handsolver.solver.big2.table.learned import deal_state_features, move_features, network
-
     out: list[PlayOrPass] = []
-    asked: list[tuple[int, list[PlayOrPass]]] = []
-    blocks = []
+    for legal, values in _valued(states, plays, played, beats):
+        out.append(legal[0] if values is None else legal[int(values.argmax())])
+    return out
+
+
+def network_values(
+    states: Sequence[DealState],
+    plays: Sequence[HandPlays],
+    played: Sequence[CardSet],
+    beats: Sequence[CardSet],
+) -> list[float]:
+    """What the learned player's network makes of each of ``states`` for the seat to move (the
+    arguments as for :func:`network_moves`): the value of its best legal move, its chance of
+    going out first by the network."""
+    return [float(values.max()) for _, values in _valued(states, plays, played, beats, True)]
+
+
+def _valued(
+    states: Sequence[DealState],
+    plays: Sequence[HandPlays],
+    played: Sequence[CardSet],
+    beats: Sequence[CardSet],
+    every: bool = False,
+) -> list[tuple[list[PlayOrPass], np.ndarray | None]]:
+    """Each state's legal moves and the network's value of each, in one call of the network
+    (None where only one move is legal, unless ``every``)."""
+    from handsolver.solver.big2.table.learned import (
+        deal_state_features,
+        network,
+        positions_features,
+    )
+
+    out: list[tuple[list[PlayOrPass], np.ndarray | None]] = []
+    asked = []
     for i, state in enumerate(states):
         legal = state.legal_moves(plays[i])
-        out.append(legal[0])
-        if len(legal) > 1:
+        out.append((legal, None))
+        if every or len(legal) > 1:
             features = deal_state_features(state, played[i], beats[i], False)
-            blocks.append(move_features(features, state.hands[state.to_move], legal))
-            asked.append((i, legal))
-    if blocks:
-        values = network().values(np.concatenate(blocks))
+            asked.append((features, state.hands[state.to_move], legal))
+    if asked:
+        values = network().values(positions_features(asked))
         at = 0
-        for i, legal in asked:
-            out[i] = legal[int(values[at : at + len(legal)].argmax())]
-            at += len(legal)
+        for i, (legal, _) in enumerate(out):
+            if every or len(legal) > 1:
+                out[i] = (legal, values[at : at + len(legal)])
+                at += len(legal)
     return out
 
 
