@@ -69,8 +69,6 @@ from handsolver.solver.big2.table.tournament_saves import tournament_checkpoint,
 from handsolver.solver.big2.table.views import Table  # noqa: E402
 from handsolver.solver.commands.progress import progress  # noqa: E402
 
-MEMBERS_PLAYER = None  # with --members: the learned player of those weight files
-
 
 def members_player(paths: list[str]):
     """The learned player valuing moves by the mean of the networks in ``paths`` (exported by
@@ -92,11 +90,13 @@ def match(
     workers: int,
     table: AdviceSettings = TABLE_ADVICE,
     resume: bool = False,
+    learned=None,
 ) -> None:
     """Play one match; its finished blocks are saved to the tournament command's default
-    checkpoint, so ``resume`` continues a match stopped before its end."""
+    checkpoint, so ``resume`` continues a match stopped before its end.  ``learned``: the
+    learned player's seats' strategy (None: the shipped player)."""
     strategies = [
-        MEMBERS_PLAYER if name == "learned" and MEMBERS_PLAYER else strategy_from_spec(name, table)
+        learned if name == "learned" and learned else strategy_from_spec(name, table)
         for name in names
     ]
     path = tournament_checkpoint(tournament_key(strategies, deals, seed, SEED_RULES))
@@ -193,12 +193,13 @@ def tree_speed(count: int, seed: int, settings: AdviceSettings) -> None:
     )
 
 
-def learned_decisions(count: int, seed: int) -> None:
+def learned_decisions(count: int, seed: int, player=None) -> None:
     """The learned player's decisions (two or more legal moves) over ``count`` deals that
-    greedy plays in every seat: the median and slowest milliseconds."""
+    greedy plays in every seat: the median and slowest milliseconds (``player``: another
+    learned player than the shipped one)."""
     from handsolver.solver.big2.table.learned import Learned
 
-    player, seconds = Learned(), []
+    player, seconds = player or Learned(), []
     for deal in range(count):
         table = Table.deal(dealt_hands(seed, deal, 4))
         while table.winner is None:
@@ -292,9 +293,7 @@ def main() -> None:
         help="Continue the matches stopped before their end (each saves its finished blocks).",
     )
     args = parser.parse_args()
-    if args.members:
-        global MEMBERS_PLAYER
-        MEMBERS_PLAYER = members_player(args.members)
+    learned = members_player(args.members) if args.members else None
     parts = [args.only] if args.only else [
         "openings", "decisions", "tree", "baselines", "random", "greedy", "two"
     ]  # fmt: skip
@@ -340,17 +339,17 @@ def main() -> None:
             match([first, other, other, other], args.deals, args.seed, args.workers,
                   resume=args.resume)  # fmt: skip
     if "learned" in parts:
-        learned_decisions(args.openings, args.seed)
+        learned_decisions(args.openings, args.seed, learned)
         for other in ("greedy", "random"):
             match(["learned", other, other, other], args.deals, args.seed, args.workers,
-                  resume=args.resume)  # fmt: skip
+                  resume=args.resume, learned=learned)  # fmt: skip
     # Slow: three advise seats, or one against three learned (each may run alone).
     if parts[0] in ("against-learned", "learned-vs-advise"):
         match(["learned", "advise", "advise", "advise"], args.deals, args.seed, args.workers,
-              table, args.resume)  # fmt: skip
+              table, args.resume, learned)  # fmt: skip
     if parts[0] in ("against-learned", "advise-vs-learned"):
         match(["advise", "learned", "learned", "learned"], args.deals, args.seed, args.workers,
-              table, args.resume)  # fmt: skip
+              table, args.resume, learned)  # fmt: skip
     matches = {
         "random": ["advise", "random", "random", "random"],
         "greedy": ["advise", "greedy", "greedy", "greedy"],
