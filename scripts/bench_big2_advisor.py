@@ -117,10 +117,15 @@ def match(
     since = " since resuming" if resumed else ""
     print(f"{' vs '.join(names)}: {deals:,} deals x {len(names)} rotations, {seconds:.0f} s{since}")
     for item in result.strategies:
-        low, high = item.interval
+        # No interval below the tournament's fewest deals for one (or without a win and a loss).
+        spread = (
+            "no interval"
+            if item.interval is None
+            else "95% {:.1%} to {:.1%}".format(*item.interval)
+        )
         print(
             f"  {item.strategy:<7} won {item.wins:>5} of {item.games:>5} = "
-            f"{float(item.win_rate):6.1%}  (95% {low:.1%} to {high:.1%}), "
+            f"{float(item.win_rate):6.1%}  ({spread}), "
             f"cards left {float(item.mean_cards_left):.2f}, score {float(item.mean_score):+.2f}"
         )
     print(flush=True)

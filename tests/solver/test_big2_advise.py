@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 from handsolver.models.big2 import SEED_RULES, Play, play_kind
 from handsolver.models.cards import InputError, mask_of, parse_cards
 from handsolver.solver.big2.game.positions import Position, solve_position
-from handsolver.solver.big2.table.advise import LINE_MOVES, AdviceSettings, advise, known_undealt
+from handsolver.solver.big2.table.advise import AdviceSettings, advise, known_undealt
+from handsolver.solver.big2.table.deal_scores import LINE_MOVES
 from handsolver.solver.big2.table.sampling import (
     FULL_DECK,
     consistent_deals,

@@ -24,7 +24,8 @@ import pytest
 from handsolver.models.big2 import SEED_RULES, Play, Rules, make_rules, play_kind
 from handsolver.models.cards import cards_of, mask_of
 from handsolver.solver.big2.game.positions import Position
-from handsolver.solver.big2.table.advise import LINE_MOVES, AdviceSettings, advise
+from handsolver.solver.big2.table.advise import AdviceSettings, advise
+from handsolver.solver.big2.table.deal_scores import LINE_MOVES
 from handsolver.solver.big2.table.sampling import FULL_DECK, sample_hands
 from handsolver.solver.big2.table.strategies import greedy_move, shed_move
 from handsolver.solver.big2.table.views import Move, Table, TableView

@@ -17,11 +17,10 @@ from handsolver.solver.big2.game.positions import Position, root_state
 from handsolver.solver.big2.table.advise import (
     TABLE_ADVICE,
     AdviceSettings,
-    _network_scores,
-    _replied,
     _sampled_deals,
     advise,
 )
+from handsolver.solver.big2.table.deal_scores import network_scores, replied_states
 from handsolver.solver.big2.table.learned import (
     Learned,
     move_features,
@@ -347,7 +346,7 @@ def test_rounds_of_replies_are_the_tables_with_the_player_moving_as_the_learned_
         moves = view.legal_moves()
         hands = tuple(table.hands[seat] for seat in (1, 2, 3))
         seated = [tuple(table.hands)]
-        replied = _replied(view, seated, [frozenset({1, 3})], moves, 3)[0]
+        replied = replied_states(view, seated, [frozenset({1, 3})], moves, 3)[0]
         for move, got in zip(moves, replied, strict=True):
             moved, rounds = table.after(move), 0
             while moved.winner is None:
@@ -384,7 +383,7 @@ def test_a_network_leaf_is_the_learned_players_value_where_the_replies_stop(
     for table, view in _late_views([Learned()] * 4, unseen_most, 8):
         moves = view.legal_moves()
         # The true deal twice over: the second deal's scores are read after the first's.
-        first, scores = _network_scores(
+        first, scores = network_scores(
             view, [tuple(table.hands)] * 2, [frozenset({1, 3})] * 2, moves, settings, 1, None
         )
         assert first == scores

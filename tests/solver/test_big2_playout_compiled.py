@@ -12,7 +12,8 @@ import pytest
 from handsolver.models.big2 import Rules, make_rules
 from handsolver.solver.big2.game.state import DealState, Outcome
 from handsolver.solver.big2.table import line_search
-from handsolver.solver.big2.table.advise import PLAYER_POLICIES, TABLE_ADVICE, advise
+from handsolver.solver.big2.table.advise import TABLE_ADVICE, advise
+from handsolver.solver.big2.table.deal_scores import PLAYER_POLICIES
 from handsolver.solver.big2.table.playout import (
     greedy_choice,
     hand_plays,

@@ -18,7 +18,7 @@ import pytest
 from handsolver.models.big2 import SEED_RULES, Play
 from handsolver.models.big2_order import play_strength
 from handsolver.models.cards import mask_of, parse_cards
-from handsolver.solver.big2.table.advise import PLAYER_POLICIES
+from handsolver.solver.big2.table.deal_scores import PLAYER_POLICIES
 from handsolver.solver.big2.table.strategies import greedy_move
 from handsolver.solver.big2.table.tree_search import PlayerTree
 from handsolver.solver.big2.table.views import Move, Table, Turn

@@ -3,32 +3,10 @@ with every hand face up, and rank the moves by their mean score.
 
 For a :class:`~handsolver.solver.big2.table.views.TableView`, :func:`advise` deals the cards the
 player cannot see (:mod:`.sampling`) ``samples`` times consistently with the opponents' counts.
-In each deal every legal move gets a score of 1 or 0:
-
-* the exact verdict of :func:`~..game.positions.solve_position`, where it is proven
-  within the node budget per move (and, if asked, a time limit) and says something about the
-  deal: the move scores 1 where it keeps a forced win (going out first against every other
-  player together) and, with two players, 0 where it is proven not to.  Deals with more than
-  ``solve_cards`` cards in hand are not searched;
-* elsewhere playouts (:mod:`.playout`): the deal played on to its end after the move (the
-  opponents' replies up to the player's next turn by their models, below), every opponent then
-  playing the conventional program (``greedy``: the lowest play that beats, the largest lowest
-  lead) and the player each of :data:`PLAYER_POLICIES` in turn (the playout
-  policy :func:`~.playout.shed_choice`, then greedy's); the move scores 1
-  when the player goes out first in either.  The player chooses its own later moves, so the
-  better of two ways on stands for its play better than one fixed way does.  With three or four
-  players a proof that the others *together* can stop the player does not decide the deal
-  (they do not play as a team), so the playout decides it;
-* where both playouts lose, a search of the player's own moves against the same greedy
-  opponents (:mod:`.line_search`), ``line_nodes`` of the player's turns at most, for the first
-  :data:`LINE_MOVES` moves in the order that breaks ties (below): the move scores 1 when some
-  line of the player's goes out first.  Against greedy opponents with every hand face up the
-  player then wins far more often than by a playout; the budget keeps a decision quick.
-
-Past the replies the opponents play greedy rather than the player's own policy because the
-advisor played stronger so, against ``greedy`` and ``random`` opponents alike, in trials of a
-hundred deals while it was built: the policy that beats and leads the most models opponents
-who shed their cards fastest.
+Each deal gives every legal move a score (:mod:`.deal_scores`): 1 or 0 by
+the exact verdict of :func:`~..game.positions.solve_position` where it is proven within the
+node budget, else by playouts of the deal to its end, the opponents playing the conventional
+program (``greedy``), then by a search of the player's own lines against them.
 
 A move's ``share`` is its mean score, with the standard error of that mean; ``exact`` counts the
 deals in which its verdict was proven.
@@ -86,34 +64,47 @@ narrows the deals.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, TypeAlias
 
-from handsolver.models.big2 import Rules
-from handsolver.models.big2_order import lowest_card, play_strength
+from handsolver.models.big2_order import lowest_card
 from handsolver.models.cards import CardSet, InputError, card_name
 from handsolver.solver.batch import run_batch
-from handsolver.solver.big2.game.positions import Position, check_position, root_state
-from handsolver.solver.big2.game.state import DealState, Outcome
-from handsolver.solver.big2.table.line_search import deal_won
+from handsolver.solver.big2.game.positions import check_position, root_state
+from handsolver.solver.big2.table.advice_settings import (
+    DEFAULT_ADVICE,
+    DEFAULT_LEAF,
+    DEFAULT_LINE_NODES,
+    DEFAULT_NODES,
+    DEFAULT_OPPONENTS,
+    DEFAULT_REPLY_ROUNDS,
+    DEFAULT_SAMPLES,
+    DEFAULT_SOLVE_CARDS,
+    LEAVES,
+    TABLE_ADVICE,
+    TABLE_NODES,
+    TABLE_SAMPLES,
+    TABLE_SOLVE_CARDS,
+    AdviceSettings,
+)
+from handsolver.solver.big2.table.deal_scores import (
+    PLAYER_POLICIES,
+    network_scores,
+    position_of,
+    replied_states,
+    score_deal,
+    seat_hands,
+    tupled,
+)
+from handsolver.solver.big2.table.move_order import plays_left, tie_key, tie_order
 from handsolver.solver.big2.table.opponents import (
     CANDIDATES,
     OPPONENT_MODELS,
     PRIORS,
     TYPES,
     weighted_deals,
-)
-from handsolver.solver.big2.table.playout import Policy, greedy_choice, hand_plays, shed_choice
-from handsolver.solver.big2.table.playout_learned import (
-    Replied,
-    Reply,
-    beat_after,
-    network_values,
-    replies_in_rounds,
 )
 from handsolver.solver.big2.table.reading import Reading, fitted_deals, greedy_readings
 from handsolver.solver.big2.table.sampling import (
@@ -125,12 +116,16 @@ from handsolver.solver.big2.table.sampling import (
 from handsolver.solver.big2.table.views import Move, TableView
 
 __all__ = [
+    # The settings (from :mod:`.advice_settings`), named here too: the advisor's public face.
     "DEFAULT_ADVICE",
-    "DEFAULT_NODES",
+    "DEFAULT_LEAF",
     "DEFAULT_LINE_NODES",
+    "DEFAULT_NODES",
+    "DEFAULT_OPPONENTS",
+    "DEFAULT_REPLY_ROUNDS",
     "DEFAULT_SAMPLES",
-    "LINE_MOVES",
-    "PLAYER_POLICIES",
+    "DEFAULT_SOLVE_CARDS",
+    "LEAVES",
     "TABLE_ADVICE",
     "TABLE_NODES",
     "TABLE_SAMPLES",
@@ -140,68 +135,12 @@ __all__ = [
     "MoveAdvice",
     "ProgressWrapper",
     "advise",
-    "fewest_count",
     "known_undealt",
 ]
 
 ProgressWrapper: TypeAlias = Callable[[Iterable[Any], int, str], Iterable[Any]]
 """Wraps a loop over results, e.g. with a progress bar: (items, total, label)."""
-DEFAULT_SAMPLES = 12
-DEFAULT_NODES = 2_000
-DEFAULT_SOLVE_CARDS = 52
-DEFAULT_LINE_NODES = 30
-LINE_MOVES = 6
-"""Moves searched by the line search in a deal (the first in the order that breaks ties)."""
-# A seat in a tournament decides a dozen times a deal, thousands of deals: only deals of at most
-# TABLE_SOLVE_CARDS cards in hand are searched, with fewer nodes.  The playouts are cheap, so
-# the seat samples more deals than the command (against three greedy seats, 32 samples won
-# 60.1% of 400 deals where 12 won 55.9%).
-TABLE_SAMPLES = 32
-TABLE_NODES = 1_000
-TABLE_SOLVE_CARDS = 12
-DEFAULT_OPPONENTS = "greedy"
-LEAVES = ("playout", "network")
-"""How a deal is scored past the opponents' replies (see the module)."""
-DEFAULT_LEAF = "network"
-DEFAULT_REPLY_ROUNDS = 3
-LEAF_SCALE = 10**6
-"""A network leaf's value is kept to this many parts of one (an exact share of such parts)."""
 LEARNED = TYPES.index("learned")
-PLAYER_POLICIES: tuple[Policy, ...] = (shed_choice, greedy_choice)
-"""The player's policies in a playout, tried in turn until one goes out first."""
-
-
-@dataclass(frozen=True)
-class AdviceSettings:
-    """How hard :func:`advise` works: deals sampled, the node budget of each deal's solve
-    (None: unbounded), an optional time limit per deal's solve in seconds (which makes the
-    answer depend on the machine's speed), the seed of the sampling, the most cards in hand of
-    a deal that is solved, the player's turns searched per move for a line of its own (0: no
-    such search), whether the opponents' turns are read as greedy's, and the passes of a tree
-    of the player's own turns over the deals, which then chooses in place of scoring each deal
-    (0: no tree; the solver's budgets are then unused, the line search's scores the tree's
-    leaves; see the module), whether the tree's leaves are scored by the compiled
-    playouts and line search (the same answers as in Python, faster), the model of the
-    opponents, the rounds of the replies of those it takes for the learned player, and how a
-    deal with such an opponent is scored where the replies stop (``leaf``; a tree plays its
-    deals out whatever it says)."""
-
-    samples: int = DEFAULT_SAMPLES
-    max_nodes: int | None = DEFAULT_NODES
-    time_limit: float | None = None
-    seed: int = 0
-    solve_cards: int = DEFAULT_SOLVE_CARDS
-    line_nodes: int = DEFAULT_LINE_NODES
-    reading: bool = True
-    passes: int = 0
-    compiled: bool = True
-    opponents: str = DEFAULT_OPPONENTS
-    reply_rounds: int = DEFAULT_REPLY_ROUNDS
-    leaf: str = DEFAULT_LEAF
-
-
-DEFAULT_ADVICE = AdviceSettings()
-TABLE_ADVICE = AdviceSettings(TABLE_SAMPLES, TABLE_NODES, None, 0, TABLE_SOLVE_CARDS)
 
 
 @dataclass(frozen=True)
@@ -291,16 +230,16 @@ def advise(
     pool = unseen & ~known_undealt(view)
     consistent = consistent_deals(pool, counts)
     deals, learned = _sampled_deals(view, opponents, pool, counts, consistent, settings)
-    check_position(_position(_seat_hands(view, opponents, deals[0]), view), view.rules)
+    check_position(position_of(seat_hands(view, opponents, deals[0]), view), view.rules)
     moves = view.legal_moves()
     if settings.passes:
-        hands = [_seat_hands(view, opponents, deal) for deal in deals]
+        hands = [seat_hands(view, opponents, deal) for deal in deals]
         return _tree_advice(view, hands, learned, moves, settings, consistent, progress)
-    hands = [_seat_hands(view, opponents, deal) for deal in deals]
+    hands = [seat_hands(view, opponents, deal) for deal in deals]
     if settings.leaf == "network" and any(learned):
-        scores = _network_scores(view, hands, learned, moves, settings, workers, scheduler)
+        scores = network_scores(view, hands, learned, moves, settings, workers, scheduler)
         return _ranked(view, len(deals), moves, scores, consistent)
-    replied = _replied(view, hands, learned, moves, settings.reply_rounds)
+    replied = replied_states(view, hands, learned, moves, settings.reply_rounds)
     jobs = [
         (deal, view, moves, settings, after) for deal, after in zip(hands, replied, strict=True)
     ]
@@ -382,221 +321,6 @@ def _check_all_dealt(view: TableView, unseen: CardSet, counts: tuple[int, ...]) 
         )
 
 
-def _position(hands: tuple[CardSet, ...], view: TableView) -> Position:
-    return Position(hands, view.seat, view.beat, view.by, view.passed, view.start)
-
-
-def _seat_hands(
-    view: TableView, opponents: list[int], deal: tuple[CardSet, ...]
-) -> tuple[CardSet, ...]:
-    hands = [0] * len(view.counts)
-    hands[view.seat] = view.hand
-    for seat, hand in zip(opponents, deal, strict=True):
-        hands[seat] = hand
-    return tuple(hands)
-
-
-Job: TypeAlias = tuple[
-    tuple[CardSet, ...], TableView, list[Move], AdviceSettings, tuple[Outcome, ...] | None
-]
-"""A deal to score: every hand, the view, its legal moves, the settings and, where the
-learned player's network plays some opponent, where each move leads once the opponents have
-replied (None: every opponent plays greedy's rule)."""
-
-
-def _replied(
-    view: TableView,
-    deals: list[tuple[CardSet, ...]],
-    learned: list[frozenset[int]],
-    moves: list[Move],
-    rounds: int = 1,
-) -> list[tuple[Outcome, ...] | None]:
-    """Per deal, where each move leads once the opponents have replied up to the player's next
-    turn, the seats ``learned[i]`` by the network (:func:`~.playout_learned.replies_until`,
-    once for every deal and move), ``rounds`` times, the player's moves in between by the
-    learned player's network (:func:`~.playout_learned.network_moves`); None for a deal with
-    no learned seat."""
-    if not any(learned):
-        return [None] * len(deals)
-    where = [index for index, seats in enumerate(learned) if seats]
-    replies = _replies(view, [deals[i] for i in where], [learned[i] for i in where], moves, rounds)
-    out: list[tuple[Outcome, ...] | None] = [None] * len(deals)
-    for index, replied in zip(where, replies, strict=True):
-        out[index] = tuple(reply.outcome for reply in replied)
-    return out
-
-
-def _replies(
-    view: TableView,
-    deals: list[tuple[CardSet, ...]],
-    learned: list[frozenset[int]],
-    moves: list[Move],
-    rounds: int,
-) -> list[list[Replied]]:
-    """Per deal and move, where the opponents' replies stop (as :func:`_replied` says; the
-    seats not in ``learned[i]`` reply by greedy's rule)."""
-    rules = view.rules
-    beat = 0 if view.beat is None else view.beat.mask
-    starts = []
-    for hands, seats in zip(deals, learned, strict=True):
-        root = root_state(check_position(_position(hands, view), rules), rules)
-        plays = [hand_plays(hand, rules) for hand in hands]
-        for move in moves:
-            child = root.after(_tupled(move, rules), rules)
-            after = beat_after(_tupled(move, rules), beat, child)
-            starts.append(Reply(child, plays, view.played | _mask(move), after, seats))
-    replies = replies_in_rounds(starts, view.seat, rules, rounds)
-    count = len(moves)
-    return [replies[at : at + count] for at in range(0, len(replies), count)]
-
-
-def _network_scores(
-    view: TableView,
-    deals: list[tuple[CardSet, ...]],
-    learned: list[frozenset[int]],
-    moves: list[Move],
-    settings: AdviceSettings,
-    workers: int,
-    scheduler: str | None,
-) -> list[list[tuple[bool, Fraction]]]:
-    """Per deal and move, as :func:`score_deal` gives, with the leaf ``network`` where some
-    opponent of the deal is the learned player (``learned[i]``): a proven verdict where the
-    solver finds one, else the learned player's network's value of the player's position once
-    the opponents have replied (1 or 0 where a seat went out first).  The deals with no such
-    opponent are scored by :func:`score_deal` (the playouts model greedy opponents exactly)."""
-    netted = [i for i, seats in enumerate(learned) if seats]
-    jobs: list[Job] = [(hands, view, moves, settings, None) for hands in deals]
-    out: list[list[tuple[bool, Fraction]]] = [[] for _ in deals]
-    played_out = [i for i, seats in enumerate(learned) if not seats]
-    scored = run_batch(
-        score_deal, [jobs[i] for i in played_out], workers=workers, scheduler=scheduler, chunksize=1
-    )
-    for i, row in zip(played_out, scored, strict=True):
-        out[i] = [(exact, Fraction(score)) for exact, score in row]
-    verdicts = run_batch(
-        solve_deal, [jobs[i] for i in netted], workers=workers, scheduler=scheduler, chunksize=1
-    )
-    replies = _replies(
-        view, [deals[i] for i in netted], [learned[i] for i in netted], moves, settings.reply_rounds
-    )
-    seat, rules = view.seat, view.rules
-    mine = hand_plays(view.hand, rules)  # the player's plays, of any hand its hand holds
-    waiting = [
-        (k, j) for k, replied in enumerate(replies) for j, reply in enumerate(replied)
-        if _waiting(reply)
-    ]  # fmt: skip
-    states = [replies[k][j] for k, j in waiting]
-    values = dict(
-        zip(
-            waiting,
-            network_values(
-                [reply.outcome for reply in states],  # type: ignore[misc]
-                [mine] * len(states),
-                [reply.played for reply in states],
-                [reply.beat for reply in states],
-            ),
-            strict=True,
-        )
-    )
-    two_players = len(view.counts) == 2
-    for k, (i, deal_verdicts, replied) in enumerate(zip(netted, verdicts, replies, strict=True)):
-        for j, (verdict, reply) in enumerate(zip(deal_verdicts, replied, strict=True)):
-            if verdict or (verdict is False and two_players):
-                out[i].append((True, Fraction(int(verdict))))
-            elif isinstance(reply.outcome, int):
-                out[i].append((verdict is not None, Fraction(int(reply.outcome == seat))))
-            else:
-                value = min(max(values[k, j], 0.0), 1.0)  # a chance
-                out[i].append(
-                    (verdict is not None, Fraction(round(value * LEAF_SCALE), LEAF_SCALE))
-                )
-    return out
-
-
-def _waiting(reply: Replied) -> bool:
-    """Whether the deal goes on where the replies stopped (no seat went out)."""
-    return not isinstance(reply.outcome, int)
-
-
-def solve_deal(job: Job) -> list[bool | None]:
-    """Per move of the view, whether it keeps a forced win in this deal with every hand face up
-    (None: not proven within the budget, or the deal is over the size the solver is tried on).
-    Top level, so that pool workers and Dask can run it.
-
-    These are the verdicts :func:`~..game.positions.solve_position` gives the
-    player's moves, searched for the player alone (not for every player, nor a line), each
-    move with its own budget."""
-    from handsolver.solver.big2.game.search import GameSearch, OutOfBudget
-
-    hands, view, moves, settings, _ = job
-    if sum(hand.bit_count() for hand in hands) > settings.solve_cards:
-        return [None] * len(moves)
-    rules = view.rules
-    position = check_position(_position(hands, view), rules)
-    search = GameSearch(hands, rules)
-    root = root_state(position, rules)
-    verdicts: list[bool | None] = []
-    for move in moves:
-        if move is None:
-            child = search.after(root, (0, 0, 0))
-        else:
-            child = search.after(root, (move.mask, move.kind.size, play_strength(move, rules)))
-        if isinstance(child, int):
-            verdicts.append(child == view.seat)
-            continue
-        if settings.max_nodes is not None:
-            search.max_nodes = search.nodes + settings.max_nodes
-        if settings.time_limit is not None:
-            search.deadline = time.perf_counter() + settings.time_limit
-        try:
-            verdicts.append(search.wins(child, view.seat))
-        except OutOfBudget:
-            verdicts.append(None)
-    return verdicts
-
-
-def score_deal(job: Job) -> list[tuple[bool, int]]:
-    """Per move of the view, in this deal with every hand face up: whether its verdict was
-    proven, and its score (1 or 0; see the module).  Top level, so that pool workers and Dask
-    can run it."""
-    hands, view, moves, settings, replied = job
-    verdicts = solve_deal(job)
-    rules = view.rules
-    two_players = len(hands) == 2
-    root = root_state(check_position(_position(hands, view), rules), rules)
-    plays = [hand_plays(hand, rules) for hand in hands]
-    policies: list[Policy] = [greedy_choice] * len(hands)
-    refuted: set[DealState] = set()
-    searched = _first_moves(view, moves, LINE_MOVES if settings.line_nodes else 0)
-    children: dict[int, Outcome] = {}
-    for index, verdict in enumerate(verdicts):
-        if verdict or (verdict is False and two_players):
-            continue  # proven: no playout
-        if replied is None:
-            children[index] = root.after(_tupled(moves[index], rules), rules)
-        else:
-            children[index] = replied[index]
-    out = []
-    for index, verdict in enumerate(verdicts):
-        if index not in children:
-            out.append((True, int(bool(verdict))))
-            continue
-        child = children[index]
-        if isinstance(child, int):
-            won = child == view.seat
-        else:
-            line_nodes = settings.line_nodes if index in searched else 0
-            won = deal_won(
-                plays, child, view.seat, rules, policies, PLAYER_POLICIES, line_nodes, refuted
-            )
-        out.append((verdict is not None, int(won)))
-    return out
-
-
-def _mask(move: Move) -> CardSet:
-    return 0 if move is None else move.mask
-
-
 def _tree_advice(
     view: TableView,
     deals: list[tuple[CardSet, ...]],
@@ -610,12 +334,12 @@ def _tree_advice(
     from handsolver.solver.big2.table.tree_search import PlayerTree
 
     rules, passes = view.rules, settings.passes
-    left = _plays_left(view, moves)
-    order = _tie_order(moves, left, rules)
-    roots = [root_state(check_position(_position(hands, view), rules), rules) for hands in deals]
-    tupled = [_tupled(moves[i], rules) for i in order]
+    left = plays_left(view, moves)
+    order = tie_order(moves, left, rules)
+    roots = [root_state(check_position(position_of(hands, view), rules), rules) for hands in deals]
+    ordered = [tupled(moves[i], rules) for i in order]
     tree = PlayerTree(
-        roots, view.seat, tupled, rules, PLAYER_POLICIES, settings.line_nodes, settings.compiled
+        roots, view.seat, ordered, rules, PLAYER_POLICIES, settings.line_nodes, settings.compiled
     )
     if any(learned):
         tree.learned_replies(learned, view.played, 0 if view.beat is None else view.beat.mask)
@@ -636,26 +360,6 @@ def _tree_advice(
     return Advice(view, len(deals), consistent, tuple(ranked), passes)
 
 
-def _tupled(move: Move, rules: Rules) -> tuple[int, int, int] | None:
-    return None if move is None else (move.mask, move.kind.size, play_strength(move, rules))
-
-
-def _first_moves(view: TableView, moves: list[Move], count: int) -> set[int]:
-    """The indices of the first ``count`` moves in the order that breaks ties of share."""
-    return set(_tie_order(moves, _plays_left(view, moves), view.rules)[:count])
-
-
-def _plays_left(view: TableView, moves: list[Move]) -> list[int]:
-    """The fewest plays left in the hand after each move."""
-    hand, rules = view.hand, view.rules
-    return [fewest_count(hand ^ (0 if move is None else move.mask), rules) for move in moves]
-
-
-def _tie_order(moves: list[Move], left: list[int], rules: Rules) -> list[int]:
-    """The indices of the moves in the order that breaks ties of share (then as listed)."""
-    return sorted(range(len(moves)), key=lambda i: (*_tie_key(moves[i], left[i], rules), i))
-
-
 def _ranked(
     view: TableView,
     samples: int,
@@ -664,33 +368,16 @@ def _ranked(
     consistent: int,
 ) -> Advice:
     rules = view.rules
-    left = _plays_left(view, moves)
+    left = plays_left(view, moves)
     results = []
     for index, move in enumerate(moves):
         exact = sum(deal[index][0] for deal in scores)
         mean, stderr = _mean_and_stderr([Fraction(deal[index][1]) for deal in scores])
         results.append(MoveAdvice(move, mean, stderr, exact, left[index]))
     order = sorted(
-        range(len(moves)), key=lambda i: (-results[i].share, *_tie_key(moves[i], left[i], rules), i)
+        range(len(moves)), key=lambda i: (-results[i].share, *tie_key(moves[i], left[i], rules), i)
     )
     return Advice(view, samples, consistent, tuple(results[i] for i in order))
-
-
-def _tie_key(move: Move, plays_left: int, rules: Rules) -> tuple[int, int, int]:
-    """Among equal shares: fewer plays left, then a play before a pass, more cards, and the
-    lower play (the high cards kept)."""
-    if move is None:
-        return plays_left, 1, 0
-    return plays_left, -move.kind.size, play_strength(move, rules)
-
-
-@lru_cache(maxsize=1 << 16)
-def fewest_count(hand: CardSet, rules: Rules) -> int:
-    """The fewest plays that empty ``hand`` (cached: hands recur from move to move and deal to
-    deal)."""
-    from handsolver.solver.big2.fewest import fewest_plays
-
-    return fewest_plays(hand, rules=rules).count
 
 
 def _mean_and_stderr(scores: list[Fraction]) -> tuple[Fraction, float]:

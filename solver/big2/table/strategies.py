@@ -38,9 +38,10 @@ from dataclasses import dataclass, replace
 from handsolver.models.big2 import Play, Rules
 from handsolver.models.big2_order import lowest_card, play_strength
 from handsolver.models.cards import STANDARD, CardSet, InputError, mask_of, parse_cards
-from handsolver.solver.big2.table.advise import TABLE_ADVICE, AdviceSettings, advise, fewest_count
+from handsolver.solver.big2.table.advise import TABLE_ADVICE, AdviceSettings, advise
 from handsolver.solver.big2.table.greedy_rule import greedy_among
 from handsolver.solver.big2.table.learned import Learned
+from handsolver.solver.big2.table.move_order import fewest_count
 from handsolver.solver.big2.table.playout import hand_plays, shed_choice
 from handsolver.solver.big2.table.views import Move, Strategy, TableView
 
