@@ -28,7 +28,7 @@ from handsolver.solver.big2.table.playout_compiled import CompiledDeal
 from handsolver.solver.big2.table.views import Table
 from tests.big2_minimax import MState, moves_of, next_state
 
-DEALS = 150  # per profile and switches: 4,500 in all
+DEALS = 75  # per profile and switches: 2,250 in all
 
 
 # The switches of play no profile has on, each with a profile that has them off.
