@@ -54,6 +54,7 @@ def _reference_key(cards: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     return best
 
 
+@pytest.mark.slow  # CI only (python -m pytest -m slow): one of the slowest checks
 def test_every_hand_agrees_with_brute_force() -> None:
     hands = list(combinations(DECK, 4))
     assert len(hands) == ALL_HANDS

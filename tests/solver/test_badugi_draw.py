@@ -274,6 +274,7 @@ def test_discard_table_equals_the_brute_force_for_every_choice() -> None:
     assert set(next(r for r in table if r.default).keep) == played(hand)
 
 
+@pytest.mark.slow  # CI only (python -m pytest -m slow): one of the slowest checks
 def test_discard_table_against_an_unknown_hand_equals_the_brute_force() -> None:
     spot = reduced("A234", ["Ac 2c 3h 3d", "?"], dead="4s")
     assert is_exact(spot)

@@ -102,6 +102,7 @@ FULL_DECK_KEEPS = [
 ]
 
 
+@pytest.mark.slow  # CI only (python -m pytest -m slow): one of the slowest checks
 def test_full_deck_table_equals_the_first_engines_counts() -> None:
     hand = parse_cards("Ac 2d 3h Kh")
     opponent = UnknownOpponent([card for card in range(52) if card not in hand], DrawRule())

@@ -257,6 +257,7 @@ def test_an_unknown_model_is_an_input_error() -> None:
         advise(view, AdviceSettings(samples=2, opponents="strong"))
 
 
+@pytest.mark.slow  # CI only (python -m pytest -m slow): one of the slowest checks
 def test_the_tree_with_learned_opponents_is_deterministic() -> None:
     _, view = _late_views([Learned()] * 4, 12, 1)[0]
     settings = AdviceSettings(samples=4, seed=2, passes=60, opponents="learned")

@@ -202,6 +202,7 @@ class FirstSetting:
         return np.zeros(len(np.asarray(hands)), dtype=np.intp)
 
 
+@pytest.mark.slow  # CI only (python -m pytest -m slow): one of the slowest checks
 def test_memory_does_not_grow_with_the_sampled_deals() -> None:
     """``--samples 10000000`` used 6 GB: the deals are never all held, so ten times the deals
     take about the memory of one time (numpy's buffers are traced by tracemalloc)."""

@@ -60,6 +60,7 @@ def test_boards_are_complete_from_the_deck_left_and_the_top_of_it(player: str, n
             assert len(before[-dealt:]) - len(cards) == dealt - 13  # the discards
 
 
+@pytest.mark.slow  # CI only (python -m pytest -m slow): one of the slowest checks
 @pytest.mark.parametrize("player", BOARD_PLAYERS)
 def test_sampled_boards_leave_my_hand_out_and_keep_to_the_seed(player: str) -> None:
     hand = parse_cards(HAND14)

@@ -124,6 +124,7 @@ def test_14_cards_with_jokers_every_way_to_choose_and_set(seed: int, jokers: int
     assert objectives(hand, Objective(Fraction(15))) == best_objectives(hand, Fraction(15))
 
 
+@pytest.mark.slow  # CI only (python -m pytest -m slow): one of the slowest checks
 def test_13_cards_with_a_joker_against_a_board_with_one() -> None:
     rng = random.Random(8)
     while True:  # deal until their board, a joker on its bottom, is not fouled
