@@ -201,12 +201,15 @@ def _bits(table: NDArray[np.bool_], batches: int) -> NDArray[np.uint64]:
     """(scenarios padded, subsets) booleans -> (subsets, batches) words, one bit per scenario."""
     import numpy as np
 
-    per = table.shape[0] // batches
-    grouped = table.reshape(batches, per, table.shape[1])
-    padded = np.zeros((batches, 64, table.shape[1]), dtype=np.bool_)
-    padded[:, :per] = grouped
-    packed = np.packbits(padded, axis=1, bitorder="little")  # (batches, 8, subsets)
-    return np.ascontiguousarray(packed.transpose(2, 0, 1)).view(np.uint64)[..., 0]
+    subsets = table.shape[1]
+    # Packed along the last axis, where packbits reads contiguous memory, and only to whole
+    # bytes: a word often holds a few scenarios, so padding each to 64 booleans first cost more
+    # than all the rest of the pass.
+    grouped = np.ascontiguousarray(table.T).reshape(subsets, batches, -1)
+    packed = np.packbits(grouped, axis=2, bitorder="little")  # (subsets, batches, bytes)
+    words = np.zeros((subsets, batches, 8), dtype=np.uint8)
+    words[..., : packed.shape[2]] = packed
+    return words.view(np.uint64)[..., 0]
 
 
 def score_settings(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
-from math import comb
+from math import comb, lcm
 
 import pytest
 
@@ -55,10 +55,15 @@ def _candidates(cards: Sequence[Card]) -> list[tuple[tuple[int, tuple[int, ...]]
 def played(cards: Sequence[Card]) -> set[Card]:
     """The played sub-hand; between equal values, the one whose cards (by rank, then suit
     c<d<h<s) are lowest from the top down, as ``played_cards`` documents."""
+    return set(_played(tuple(sorted(cards))))
+
+
+@cache
+def _played(cards: tuple[Card, ...]) -> frozenset[Card]:
     candidates = _candidates(cards)
     best = max(v for v, _ in candidates)
     order = {c: low_rank(c) * 4 + c % 4 for c in cards}
-    return set(
+    return frozenset(
         min(
             (s for v, s in candidates if v == best),
             key=lambda s: sorted((order[c] for c in s), reverse=True),
@@ -83,47 +88,66 @@ def keep(spec: str, hand: Sequence[Card], draw: int) -> set[Card]:
     return kept
 
 
+Counts = dict[int, list[int]]
+"""Probabilities as whole numbers over their denominators: {denominator: numerators}."""
+
+
+def _add_counts(total: Counts, part: Counts, ways: int) -> None:
+    """Adds ``part`` divided by ``ways`` into ``total``."""
+    for denominator, numerators in part.items():
+        into = total.setdefault(denominator * ways, [0] * len(numerators))
+        for i, n in enumerate(numerators):
+            into[i] += n
+
+
 def brute(spot: Situation) -> list[tuple[Fraction, Fraction, Fraction]]:
     """Each player's (win, tie, equity) probabilities over every card sequence."""
     players = len(spot.hands)
     specs = [rule.spec for rule in spot.rules]
-    totals = [[Fraction(0)] * 3 for _ in range(players)]
+    scale = lcm(*range(1, players + 1))  # a tied share 1/k, counted in whole units
 
-    def showdown(hands: list[tuple[Card, ...]], p: Fraction) -> None:
+    def showdown(hands: list[tuple[Card, ...]]) -> Counts:
+        """(win, tie, equity) of each player, one after another."""
         values = [value(h) for h in hands]
         best = max(values)
         tied = values.count(best)
+        out = [0] * (3 * players)
         for i, v in enumerate(values):
             if v == best:
-                totals[i][0 if tied == 1 else 1] += p
-                totals[i][2] += p / tied
+                out[3 * i + (0 if tied == 1 else 1)] = scale
+                out[3 * i + 2] = scale // tied
+        return {scale: out}
 
-    def play(hands: list[tuple[Card, ...]], stub: tuple[Card, ...], turn: int, p: Fraction) -> None:
+    def play(hands: list[tuple[Card, ...]], stub: tuple[Card, ...], turn: int) -> Counts:
         draw, player = divmod(turn, players)
         if draw == spot.draws:
-            showdown(hands, p)
-            return
+            return showdown(hands)
         kept = keep(specs[player], hands[player], draw)
         need = 4 - len(kept)
-        weight = p / comb(len(stub), need)
+        ways = comb(len(stub), need)
+        total: Counts = {}
         for cards in combinations(stub, need):
             new = list(hands)
             new[player] = tuple(c for c in hands[player] if c in kept) + cards
-            play(new, tuple(c for c in stub if c not in cards), turn + 1, weight)
+            _add_counts(total, play(new, tuple(c for c in stub if c not in cards), turn + 1), ways)
+        return total
 
-    def deal(hands: list[tuple[Card, ...] | None], stub: tuple[Card, ...], p: Fraction) -> None:
+    def deal(hands: list[tuple[Card, ...] | None], stub: tuple[Card, ...]) -> Counts:
         if None not in hands:
-            play(list(hands), stub, 0, p)  # type: ignore[arg-type]
-            return
+            return play(list(hands), stub, 0)  # type: ignore[arg-type]
         i = hands.index(None)
-        weight = p / comb(len(stub), 4)
+        ways = comb(len(stub), 4)
+        total: Counts = {}
         for cards in combinations(stub, 4):
             new = list(hands)
             new[i] = cards
-            deal(new, tuple(c for c in stub if c not in cards), weight)
+            _add_counts(total, deal(new, tuple(c for c in stub if c not in cards)), ways)
+        return total
 
-    deal(list(spot.hands), spot.stub, Fraction(1))
-    return [tuple(row) for row in totals]  # type: ignore[misc]
+    flat = [Fraction(0)] * (3 * players)
+    for denominator, numerators in deal(list(spot.hands), spot.stub).items():
+        flat = [f + Fraction(n, denominator) for f, n in zip(flat, numerators, strict=True)]
+    return [tuple(flat[3 * i : 3 * i + 3]) for i in range(players)]  # type: ignore[misc]
 
 
 def reduced(ranks: str, hands: list[str], **options: object) -> Situation:
@@ -334,7 +358,7 @@ def test_one_draw_discard_estimates_agree_with_the_exact_table() -> None:
 TWO_DRAWS = [
     ("A2345", ["Ac 2d 3h 3c", "4c 5d 2h 2s"], {"draws": 2}),
     ("A2345", ["Ac 2d 3h 4s", "4c 5d 2h 2s"], {"draws": 2, "rules": ["break:3"]}),
-    ("A2345", ["Ac 2c 3h 3d", "?"], {"draws": 2, "rules": ["best", "pat"], "dead": "5s 5h"}),
+    ("A2345", ["Ac 2c 3h 3d", "?"], {"draws": 2, "rules": ["best", "pat"], "dead": "5s 5h 5d"}),
     ("A2345", ["Ac 2d 3h 3c", "4c 5d 5h 2s", "?"], {"rules": ["best", "best", "pat"]}),
 ]
 
