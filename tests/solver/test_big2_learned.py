@@ -266,7 +266,8 @@ def test_positions_built_together_equal_each_built_alone() -> None:
 
 def _positions_of_deals(seed: int, deals: int) -> list:
     """Every decision's position of random deals, some asked again later in the batch (as
-    sampled deals that agree on what the mover sees are)."""
+    sampled deals that agree on what the mover sees are), and some with their moves in
+    reverse (the same state and hand, other rows)."""
     rng = random.Random(seed)
     positions = []
     for _ in range(deals):
@@ -276,7 +277,9 @@ def _positions_of_deals(seed: int, deals: int) -> list:
             _, tuples = view_moves(view)
             positions.append((view_state(view), view.hand, tuples))
             table = table.after(rng.choice(view.legal_moves()))
-    return positions + rng.sample(positions, len(positions) // 3)
+    again = rng.sample(positions, len(positions) // 3)
+    reversed_moves = [(state, hand, moves[::-1]) for state, hand, moves in again[::4]]
+    return positions + again + reversed_moves
 
 
 @pytest.mark.parametrize("which", ["ensemble", 0, 1, 2])

@@ -295,7 +295,45 @@ class _Split:
 
 
 def _members_values(split: _Split, positions: Sequence[Position]) -> list[np.ndarray]:
-    """Each network's values of the rows of :func:`positions_features` of ``positions``."""
+    """Each network's values of the rows of :func:`positions_features` of ``positions``, each
+    distinct position valued once: sampled deals that agree on all the mover sees ask for the
+    same position many times in one batch (a third of the rows of an advisor's decision)."""
+
+    distinct, rows = _distinct(positions)
+    values = _distinct_values(split, distinct)
+    return values if rows is None else [member[rows] for member in values]
+
+
+def _distinct(positions: Sequence[Position]) -> tuple[list[Position], np.ndarray | None]:
+    """The distinct positions of ``positions`` in the order they first come, and for each row of
+    ``positions`` the row of the same move of the same position among theirs (None when all
+    are distinct)."""
+    import numpy as np
+
+    first: dict[tuple[bytes, CardSet], int] = {}
+    distinct: list[Position] = []
+    which = []
+    for position in positions:
+        state, hand, moves = position
+        key = (state.tobytes(), hand)
+        at = first.get(key)
+        if at is None or distinct[at][2] != moves:
+            at = len(distinct)
+            first.setdefault(key, at)
+            distinct.append(position)
+        which.append(at)
+    if len(distinct) == len(positions):
+        return distinct, None
+    counts = np.array([len(moves) for _, _, moves in distinct])
+    starts = np.cumsum(counts) - counts
+    asked = counts[which]
+    # Row r of position i (its rows from before[i]) is row r - before[i] of its distinct one.
+    before = np.cumsum(asked) - asked
+    return distinct, np.repeat(starts[which] - before, asked) + np.arange(asked.sum())
+
+
+def _distinct_values(split: _Split, positions: Sequence[Position]) -> list[np.ndarray]:
+    """:func:`_members_values` of positions valued as they come, each once."""
     import numpy as np
 
     counts = [len(moves) for _, _, moves in positions]
