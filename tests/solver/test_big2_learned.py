@@ -264,6 +264,62 @@ def test_positions_built_together_equal_each_built_alone() -> None:
     np.testing.assert_array_equal(together, alone)
 
 
+def _positions_of_deals(seed: int, deals: int) -> list:
+    """Every decision's position of random deals, some asked again later in the batch (as
+    sampled deals that agree on what the mover sees are), and some with their moves in
+    reverse (the same state and hand, other rows)."""
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(deals):
+        table = Table.deal(dealt(rng))
+        while table.winner is None:
+            view = table.view()
+            _, tuples = view_moves(view)
+            positions.append((view_state(view), view.hand, tuples))
+            table = table.after(rng.choice(view.legal_moves()))
+    again = rng.sample(positions, len(positions) // 3)
+    reversed_moves = [(state, hand, moves[::-1]) for state, hand, moves in again[::4]]
+    return positions + again + reversed_moves
+
+
+@pytest.mark.parametrize("which", ["ensemble", 0, 1, 2])
+def test_the_values_by_positions_equal_those_of_whole_rows(which: str | int) -> None:
+    """The path the player and the opponents' models take (a position's part through the first
+    layer once for all its moves) against every row built whole, for the ensemble and for each
+    member (325, 317 and 276 inputs): equal but for float32 rounding."""
+    net = network() if which == "ensemble" else network().members[int(which)]
+    assert sorted(member.layers[0][0].shape[0] for member in network().members) == [
+        276,
+        317,
+        FEATURES,
+    ]
+    positions = _positions_of_deals(13, 4)
+    got = net.values_of_positions(positions)
+    assert got.dtype == np.float32 and len(positions) > 100
+    np.testing.assert_allclose(got, net.values(positions_features(positions)), rtol=0, atol=1e-5)
+
+
+def test_the_values_by_positions_of_any_widths_and_depths() -> None:
+    """Members narrower than a position's part, or of one layer (the output), by positions as
+    on whole rows."""
+    rng = np.random.default_rng(9)
+
+    def made(*sizes: int) -> Network:
+        return Network(
+            tuple(
+                (rng.standard_normal((a, b)), rng.standard_normal(b))
+                for a, b in zip(sizes, sizes[1:], strict=False)
+            )
+        )
+
+    members = (made(FEATURES, 5, 3, 1), made(STATE_FEATURES - 50, 4, 1), made(200, 1))
+    positions = _positions_of_deals(14, 1)
+    for net in (Ensemble(members), *members):
+        np.testing.assert_allclose(
+            net.values_of_positions(positions), net.values(positions_features(positions))
+        )
+
+
 def _text_bits(cards: set[str]) -> np.ndarray:
     bits = np.zeros((1, 52), dtype=np.float32)
     for card in parse_cards(" ".join(cards)):

@@ -34,13 +34,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from handsolver.models.big2_order import KIND_STEP, play_strength
 from handsolver.models.cards import CardSet
 from handsolver.solver.big2.game.state import DealState
+from handsolver.solver.big2.table.learned_shape import (
+    _MAX_COUNT,
+    REACH_FEATURES,
+    SHAPE_FEATURES,
+    _bits,
+    hand_shape,
+    unseen_reach,
+)
 from handsolver.solver.big2.table.views import Move, TableView
 
 if TYPE_CHECKING:
@@ -72,22 +80,11 @@ MEMBERS = (
 _SIZES = 6  # a pass, then plays of 1 to 5 cards
 _PLACES = 8  # a five-card play's kind's place in the rules' order
 _SEATS = 4
-_MAX_COUNT = 13
 _FULL = (1 << 52) - 1
 # What a position shows, then what a move adds; the state part is shared by every move.
 STATE_FEATURES = 52 + 52 + _SIZES + 1 + (_SEATS - 1) * _MAX_COUNT + _SEATS + (_SEATS - 1) + 1
-SHAPE_FEATURES = (_MAX_COUNT + 1) + 4 + (_MAX_COUNT + 1) + 2 + 2 + 1 + 1 + 2 + 1
-REACH_FEATURES = 2 + 4 + 2
 MOVE_FEATURES = 52 + 52 + _SIZES + _PLACES + SHAPE_FEATURES + REACH_FEATURES
 FEATURES = STATE_FEATURES + MOVE_FEATURES
-
-
-def _bits(masks: Sequence[CardSet]) -> np.ndarray:
-    """Each mask as 52 numbers 0 or 1, a row each (bit ``i`` is card ``i``)."""
-    import numpy as np
-
-    raw = np.array(masks, dtype="<u8").view(np.uint8).reshape(-1, 8)
-    return np.unpackbits(raw, axis=1, bitorder="little")[:, :52].astype(np.float32)
 
 
 def state_features(
@@ -134,20 +131,32 @@ def move_features(
     return positions_features([(state, hand, moves)])
 
 
-def positions_features(
-    positions: Sequence[tuple[np.ndarray, CardSet, Sequence[tuple[CardSet, int, int] | None]]],
-) -> np.ndarray:
+Position = tuple["np.ndarray", CardSet, Sequence[tuple[CardSet, int, int] | None]]
+"""A position asked about: its part of the features (from :func:`state_features`), the mover's
+hand and its moves (as :func:`move_features` takes them)."""
+
+
+def positions_features(positions: Sequence[Position]) -> np.ndarray:
     """The rows of :func:`move_features` of each ``(state, hand, moves)`` of ``positions``,
     one after another: built together, since many small positions cost most in numpy's calls."""
     import numpy as np
 
     counts = [len(moves) for _, _, moves in positions]
-    rows = sum(counts)
-    out = np.zeros((rows, FEATURES), dtype=np.float32)
+    out = np.zeros((sum(counts), FEATURES), dtype=np.float32)
     out[:, :STATE_FEATURES] = np.repeat(np.stack([state for state, _, _ in positions]), counts, 0)
+    _fill_move_parts(positions, out[:, STATE_FEATURES:])
+    return out
+
+
+def _fill_move_parts(positions: Sequence[Position], out: np.ndarray) -> None:
+    """Write the moves' part of the rows of :func:`positions_features` (every column after the
+    state's) into ``out``, a row of zeros for each move: the networks' values need no more,
+    since the state part is the same for every move of a position."""
+    import numpy as np
+
     played = _masks_of_bits(np.stack([state[:52] for state, _, _ in positions]))
     masks, lefts, unseens = [], [], []
-    at = STATE_FEATURES + 104
+    at = 104
     row = 0
     for (_, hand, moves), seen in zip(positions, played, strict=True):
         unseen = _FULL & ~(seen | hand)
@@ -163,13 +172,12 @@ def positions_features(
                 out[row, at + _SIZES + min(move[2] // KIND_STEP, _PLACES - 1)] = 1.0
             row += 1
     left, cards, unseen_bits = _bits(lefts), _bits(masks), _bits(unseens)
-    out[:, STATE_FEATURES : STATE_FEATURES + 52] = left
-    out[:, STATE_FEATURES + 52 : STATE_FEATURES + 104] = cards
+    out[:, :52] = left
+    out[:, 52:104] = cards
     at += _SIZES + _PLACES
     out[:, at : at + SHAPE_FEATURES] = hand_shape(left, unseen_bits)
     at += SHAPE_FEATURES
     out[:, at:] = unseen_reach(left, cards, unseen_bits)
-    return out
 
 
 def _masks_of_bits(bits: np.ndarray) -> list[CardSet]:
@@ -181,143 +189,6 @@ def _masks_of_bits(bits: np.ndarray) -> list[CardSet]:
     return [int(mask) for mask in np.packbits(padded, axis=1, bitorder="little").view("<u8")[:, 0]]
 
 
-@lru_cache(maxsize=1)
-def _shape_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Each rank's place in Big 2's order (three lowest, deuce highest) from the cards' rank
-    (deuce 0 to ace 12), and the ranks of a row of five in a run: ace low or high."""
-    import numpy as np
-
-    place = np.array([(rank - 1) % 13 for rank in range(13)])
-    ranks = [12, *range(13)]  # A 2 3 ... K A
-    runs = np.array([ranks[start : start + 5] for start in range(len(ranks) - 4)])
-    return place, runs
-
-
-def hand_shape(left: np.ndarray, unseen: CardSet | np.ndarray) -> np.ndarray:
-    """For each row of ``left`` (a hand as 52 numbers 0 or 1, card ``rank * 4 + suit``), what
-    its shape shows (counts divided by 4): its number of cards (one-hot, 0 to 13); the ranks
-    holding one, two, three and four of its cards; the one-rank plays (singles, pairs,
-    triples) that play it, ``ceil(count / 3)`` a rank (one-hot, 0 to 13); its deuces and
-    aces; its runs of five ranks (ace low or high; as runs need not be the rules' straights,
-    whatever the rules) and whether it has one; its suits of five cards or more; whether it
-    holds a triple and another pair (a full house); its cards of a rank above every rank of
-    ``unseen`` (the cards the mover has not seen: one set for every row, or a row of 52
-    numbers for each), and of the highest rank of ``unseen`` or above; and its singles (ranks
-    of one card) that no run of its own and no suit of five of its own takes.
-
-    >>> from handsolver.models.cards import mask_of, parse_cards
-    >>> from handsolver.solver.big2.table.learned import _bits
-    >>> hand = mask_of(parse_cards("3c 4d 5h 6s 7c 9d 9h 2s"))
-    >>> unseen = (1 << 52) - 1 & ~hand & ~mask_of(parse_cards("2c 2d 2h"))  # top: an ace
-    >>> row = hand_shape(_bits([hand]), unseen)[0]
-    >>> int(row[:14].argmax()), row[14:18].tolist(), int(row[18:32].argmax())
-    (8, [1.5, 0.25, 0.0, 0.0], 7)
-    >>> row[32:38].tolist()  # a deuce, no ace, 3 to 7 and 2 to 6, no flush, no full house
-    [0.25, 0.0, 0.5, 1.0, 0.0, 0.0]
-    >>> row[38:].tolist()  # the deuce above every unseen card; every single in a run
-    [0.25, 0.25, 0.0]
-    """
-    import numpy as np
-
-    place, runs = _shape_tables()
-    rows = len(left)
-    by_rank = left.reshape(rows, 13, 4)
-    counts = by_rank.sum(axis=2)
-    out = np.zeros((rows, SHAPE_FEATURES), dtype=np.float32)
-    cards = counts.sum(axis=1).astype(int)
-    out[np.arange(rows), cards] = 1.0
-    at = _MAX_COUNT + 1
-    of = [(counts == k).sum(axis=1) for k in range(1, 5)]
-    out[:, at : at + 4] = np.stack(of, axis=1) / 4
-    at += 4
-    small = np.minimum(np.ceil(counts / 3).sum(axis=1).astype(int), _MAX_COUNT)
-    out[np.arange(rows), at + small] = 1.0
-    at += _MAX_COUNT + 1
-    out[:, at] = counts[:, 0] / 4
-    out[:, at + 1] = counts[:, 12] / 4
-    at += 2
-    present = counts > 0
-    whole = present[:, runs].all(axis=2)  # rows x runs
-    out[:, at] = whole.sum(axis=1) / 4
-    out[:, at + 1] = whole.any(axis=1)
-    at += 2
-    suits = by_rank.sum(axis=1)
-    flush_suits = suits >= 5
-    out[:, at] = flush_suits.sum(axis=1) / 4
-    at += 1
-    out[:, at] = ((of[2] + of[3]) >= 1) & ((of[1] + of[2] + of[3]) >= 2)
-    at += 1
-    unseen_counts = _unseen_counts(unseen, rows)
-    top = np.where(unseen_counts > 0, place, -1).max(axis=1)[:, None]
-    out[:, at] = (counts * (place > top)).sum(axis=1) / 4
-    out[:, at + 1] = (counts * (place >= top)).sum(axis=1) / 4
-    at += 2
-    in_run = np.zeros((rows, 13), dtype=bool)
-    for run, ranks in enumerate(runs):
-        in_run[:, ranks] |= whole[:, run : run + 1]
-    in_flush = (by_rank * flush_suits[:, None, :]).sum(axis=2) > 0
-    out[:, at] = ((counts == 1) & ~in_run & ~in_flush).sum(axis=1) / 4
-    return out
-
-
-def _unseen_counts(unseen: CardSet | np.ndarray, rows: int) -> np.ndarray:
-    """Per row, the cards of each rank of ``unseen`` (one set, or 52 numbers a row)."""
-    import numpy as np
-
-    bits = _bits([unseen]) if isinstance(unseen, int) else unseen
-    return np.broadcast_to(bits.reshape(-1, 13, 4).sum(axis=2), (rows, 13))
-
-
-def unseen_reach(left: np.ndarray, cards: np.ndarray, unseen: CardSet | np.ndarray) -> np.ndarray:
-    """For each move (``cards``, 52 numbers 0 or 1, and the hand it leaves ``left``), what the
-    cards the mover has not seen (``unseen``) could answer, by rank (as :func:`hand_shape`):
-    whether the move is a play of one rank above every rank of which ``unseen`` holds as many
-    cards (nothing unseen beats it), and at least as high (only a higher suit of its rank
-    could); whether ``unseen`` holds five ranks in a row, five cards of a suit, a triple and
-    another pair, and four of a rank with a fifth card (the five-card plays it could make);
-    and the pairs and the triples of the hand left (ranks of at least two, of at least three
-    of its cards) above every rank of which ``unseen`` holds as many (counts divided by 4).
-    ``unseen`` is one set for every row, or a row of 52 numbers for each.
-
-    >>> from handsolver.models.cards import mask_of, parse_cards
-    >>> from handsolver.solver.big2.table.learned import _bits
-    >>> hand, move = mask_of(parse_cards("Ac Ad 2c 2d Kh")), mask_of(parse_cards("Ac Ad"))
-    >>> unseen = mask_of(parse_cards("Ah 2h Kc Kd Ks 3c 4c 5c 6c"))
-    >>> unseen_reach(_bits([hand ^ move]), _bits([move]), unseen)[0].tolist()
-    [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.25, 0.0]
-    """
-    import numpy as np
-
-    place, runs = _shape_tables()
-    rows = len(left)
-    out = np.zeros((rows, REACH_FEATURES), dtype=np.float32)
-    bits = _bits([unseen]) if isinstance(unseen, int) else unseen
-    seen_not = np.broadcast_to(bits.reshape(-1, 13, 4), (rows, 13, 4))
-    unseen_counts = seen_not.sum(axis=2)
-    # The highest place of a rank holding at least n unseen cards, n = 0 (unused) to 4.
-    top = np.stack(
-        [np.full(rows, -1)]
-        + [np.where(unseen_counts >= n, place, -1).max(axis=1) for n in range(1, 5)],
-        axis=1,
-    )
-    move_counts = cards.reshape(rows, 13, 4).sum(axis=2)
-    size = move_counts.sum(axis=1).astype(int)
-    one_rank = ((move_counts > 0).sum(axis=1) == 1) & (size <= 4)
-    rank = move_counts.argmax(axis=1)
-    above = top[np.arange(rows), np.minimum(size, 4)]
-    out[:, 0] = one_rank & (place[rank] > above)
-    out[:, 1] = one_rank & (place[rank] >= above)
-    present = unseen_counts > 0
-    out[:, 2] = present[:, runs].all(axis=2).any(axis=1)
-    out[:, 3] = (seen_not.sum(axis=1) >= 5).any(axis=1)
-    out[:, 4] = (unseen_counts >= 3).any(axis=1) & ((unseen_counts >= 2).sum(axis=1) >= 2)
-    out[:, 5] = (unseen_counts == 4).any(axis=1) & (unseen_counts.sum(axis=1) >= 5)
-    held = left.reshape(rows, 13, 4).sum(axis=2)
-    out[:, 6] = ((held >= 2) & (place > top[:, 2:3])).sum(axis=1) / 4
-    out[:, 7] = ((held >= 3) & (place > top[:, 3:4])).sum(axis=1) / 4
-    return out
-
-
 @dataclass(frozen=True)
 class Network:
     """The value network: ``layers`` as (weights, biases), ReLU between them, one output."""
@@ -327,12 +198,24 @@ class Network:
     def values(self, rows: np.ndarray) -> np.ndarray:
         """The value of each row of features (the first of them, as many as the network
         takes: a network trained before later inputs were added ignores them)."""
+        import numpy as np
+
         out = rows[:, : self.layers[0][0].shape[0]]
         for index, (weights, biases) in enumerate(self.layers):
-            out = out @ weights + biases
+            out = out @ weights
+            out += biases
             if index < len(self.layers) - 1:
-                out = out * (out > 0)
+                np.maximum(out, 0, out=out)
         return out[:, 0]
+
+    def values_of_positions(self, positions: Sequence[Position]) -> np.ndarray:
+        """:meth:`values` of the rows of :func:`positions_features` of ``positions``, the
+        first layer taken apart (see :class:`_Split`)."""
+        return _members_values(self._split, positions)[0]
+
+    @cached_property
+    def _split(self) -> _Split:
+        return _Split.of((self,))
 
     @classmethod
     def load(cls, path: Path) -> Network:
@@ -355,6 +238,120 @@ class Ensemble:
         for member in self.members[1:]:
             total = total + member.values(rows)
         return total / len(self.members)
+
+    def values_of_positions(self, positions: Sequence[Position]) -> np.ndarray:
+        """:meth:`values` of the rows of :func:`positions_features` of ``positions``, the
+        members' first layers taken apart and run as one (see :class:`_Split`)."""
+        values = _members_values(self._split, positions)
+        total = values[0]
+        for more in values[1:]:
+            total = total + more
+        return total / len(self.members)
+
+    @cached_property
+    def _split(self) -> _Split:
+        return _Split.of(self.members)
+
+
+@dataclass(frozen=True)
+class _Split:
+    """Networks' first layers side by side, split where a row's state part ends.
+
+    A position's moves share its state part, so that part goes through the first layer once a
+    position and the moves' part once a row, and the rows of :func:`positions_features` (the
+    state repeated over every move: most of their numbers) are never built.  The members' first
+    layers are one matrix (each member its own columns; the rows past a narrower member's
+    inputs zero, which it thereby ignores), so that the rows meet them in one product of
+    contiguous operands rather than one a member over a slice of the rows' columns.
+    """
+
+    state: np.ndarray  # STATE_FEATURES x every member's first layer's outputs
+    moves: np.ndarray  # MOVE_FEATURES x the same
+    biases: np.ndarray
+    members: tuple[tuple[int, int, tuple[tuple[np.ndarray, np.ndarray], ...]], ...]
+    """Each member's columns of the first layer's outputs (start, stop) and its later layers."""
+
+    @classmethod
+    def of(cls, networks: Sequence[Network]) -> _Split:
+        import numpy as np
+
+        firsts = [net.layers[0] for net in networks]
+        width = sum(weights.shape[1] for weights, _ in firsts)
+        dtype = np.result_type(*(weights for weights, _ in firsts))
+        joined = np.zeros((FEATURES, width), dtype=dtype)
+        members, at = [], 0
+        for net, (weights, _) in zip(networks, firsts, strict=True):
+            inputs, outputs = weights.shape
+            assert inputs <= FEATURES, f"a network of {inputs} inputs, more than {FEATURES}"
+            joined[:inputs, at : at + outputs] = weights
+            members.append((at, at + outputs, net.layers[1:]))
+            at += outputs
+        return cls(
+            np.ascontiguousarray(joined[:STATE_FEATURES]),
+            np.ascontiguousarray(joined[STATE_FEATURES:]),
+            np.concatenate([biases for _, biases in firsts]),
+            tuple(members),
+        )
+
+
+def _members_values(split: _Split, positions: Sequence[Position]) -> list[np.ndarray]:
+    """Each network's values of the rows of :func:`positions_features` of ``positions``, each
+    distinct position valued once: sampled deals that agree on all the mover sees ask for the
+    same position many times in one batch (a third of the rows of an advisor's decision)."""
+
+    distinct, rows = _distinct(positions)
+    values = _distinct_values(split, distinct)
+    return values if rows is None else [member[rows] for member in values]
+
+
+def _distinct(positions: Sequence[Position]) -> tuple[list[Position], np.ndarray | None]:
+    """The distinct positions of ``positions`` in the order they first come, and for each row of
+    ``positions`` the row of the same move of the same position among theirs (None when all
+    are distinct)."""
+    import numpy as np
+
+    first: dict[tuple[bytes, CardSet], int] = {}
+    distinct: list[Position] = []
+    which = []
+    for position in positions:
+        state, hand, moves = position
+        key = (state.tobytes(), hand)
+        at = first.get(key)
+        if at is None or distinct[at][2] != moves:
+            at = len(distinct)
+            first.setdefault(key, at)
+            distinct.append(position)
+        which.append(at)
+    if len(distinct) == len(positions):
+        return distinct, None
+    counts = np.array([len(moves) for _, _, moves in distinct])
+    starts = np.cumsum(counts) - counts
+    asked = counts[which]
+    # Row r of position i (its rows from before[i]) is row r - before[i] of its distinct one.
+    before = np.cumsum(asked) - asked
+    return distinct, np.repeat(starts[which] - before, asked) + np.arange(asked.sum())
+
+
+def _distinct_values(split: _Split, positions: Sequence[Position]) -> list[np.ndarray]:
+    """:func:`_members_values` of positions valued as they come, each once."""
+    import numpy as np
+
+    counts = [len(moves) for _, _, moves in positions]
+    moves = np.zeros((sum(counts), MOVE_FEATURES), dtype=np.float32)
+    _fill_move_parts(positions, moves)
+    states = np.stack([state for state, _, _ in positions]) @ split.state
+    states += split.biases
+    first = moves @ split.moves
+    first += np.repeat(states, counts, axis=0)
+    out = []
+    for start, stop, layers in split.members:
+        values = first[:, start:stop]
+        for weights, biases in layers:
+            np.maximum(values, 0, out=values)
+            values = values @ weights
+            values += biases
+        out.append(values[:, 0])
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -430,7 +427,7 @@ class Learned:
             for view, (moves, tuples) in zip(views, listed, strict=True)
             if len(moves) > 1
         ]
-        values = net.values(positions_features(asked)) if asked else None
+        values = net.values_of_positions(asked) if asked else None
         out: list[Move] = []
         at = 0
         for moves, _ in listed:

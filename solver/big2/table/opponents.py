@@ -139,7 +139,6 @@ def turn_probabilities(turns: Sequence[ObservedTurn], hands: Sequence[CardSet]) 
 
     from handsolver.solver.big2.table.learned import (
         network,
-        positions_features,
         view_moves,
         view_state,
     )
@@ -178,7 +177,7 @@ def turn_probabilities(turns: Sequence[ObservedTurn], hands: Sequence[CardSet]) 
         blocks.append((states[key], then.hand, tuples))
         spans.append((row, chosen, count))
     if blocks:
-        values = network().values(positions_features(blocks)) / TEMPERATURE
+        values = network().values_of_positions(blocks) / TEMPERATURE
         start = 0
         for row, chosen, count in spans:
             mine = values[start : start + count]

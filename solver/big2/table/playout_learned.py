@@ -186,7 +186,6 @@ def _valued(
     from handsolver.solver.big2.table.learned import (
         deal_state_features,
         network,
-        positions_features,
     )
 
     out: list[tuple[list[PlayOrPass], np.ndarray | None]] = []
@@ -198,7 +197,7 @@ def _valued(
             features = deal_state_features(state, played[i], beats[i], False)
             asked.append((features, state.hands[state.to_move], legal))
     if asked:
-        values = network().values(positions_features(asked))
+        values = network().values_of_positions(asked)
         at = 0
         for i, (legal, _) in enumerate(out):
             if every or len(legal) > 1:
