@@ -143,15 +143,15 @@ def study_json(*args: str) -> dict[str, object]:
 
 
 def test_the_study_is_a_fixed_point_and_the_same_with_two_workers() -> None:
-    args = ["--hands", "60", "--size-hands", "4", "--normal-hands", "3"]
+    args = ["--hands", "24", "--size-hands", "4", "--normal-hands", "3"]
     answer = study_json(*args)
     assert study_json(*args, "--workers", "2") == answer
     value = Fraction(str(answer["stay_value"]))
     # Every hand set again by the search for that stay value: the mean objective is the value.
     rules = OfcRules()
-    hands = [dealt_cards(3, "fantasy", 14, index) for index in range(60)]
+    hands = [dealt_cards(3, "fantasy", 14, index) for index in range(24)]
     found = [solve_fantasyland(hand, rules, Objective(value)).settings[0] for hand in hands]
-    assert sum(best.objective for best in found) / 60 == value
+    assert sum(best.objective for best in found) / 24 == value
     sizes = answer["sizes"]
     assert isinstance(sizes, list)
     first = sizes[0]
@@ -194,7 +194,7 @@ def test_normal_hands_need_the_larger_sizes() -> None:
 
 def test_scores_the_same_with_two_workers_and_after_a_resumed_checkpoint(tmp_path: Path) -> None:
     path = tmp_path / "study.jsonl"
-    args = ["--hands", "60", "--size-hands", "2", "--opponents", "3"]
+    args = ["--hands", "24", "--size-hands", "2", "--opponents", "3"]
     answer = study_json(*args, "--checkpoint", str(path))
     assert study_json(*args, "--workers", "2") == answer
     lines = path.read_text().splitlines()
@@ -204,12 +204,12 @@ def test_scores_the_same_with_two_workers_and_after_a_resumed_checkpoint(tmp_pat
     rules = OfcRules()
     value = Fraction(str(answer["stay_value"]))
     total = Fraction(0)
-    for index in range(60):
+    for index in range(24):
         cards = dealt_cards(3, "fantasy", 14, index)
-        boards = study_boards(cards, FantasyBlock(14, 0, 60, 3, rules, 3), index)
+        boards = study_boards(cards, FantasyBlock(14, 0, 24, 3, rules, 3), index)
         objective = Objective(value, boards, mean=True)
         total += solve_fantasyland(cards, rules, objective).settings[0].objective
-    assert total / 60 == value
+    assert total / 24 == value
     sizes = answer["sizes"]
     assert isinstance(sizes, list) and "mean_points" in sizes[0]
     # Another count of boards is another study.

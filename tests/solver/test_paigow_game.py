@@ -39,29 +39,39 @@ FIVE_RULES = [Rules(), Rules(wheel_second=False, five_aces_top=False, commission
 
 def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
     """Every player hand against every dealer hand, one pair at a time (vectorized over the
-    dealer hands): the house-way and best-play counts and the 7-card frequencies."""
+    settings and the dealer hands): the house-way and best-play counts and the 7-card frequencies."""
     cards = deck.cards
     hands = list(combinations(cards, 7))
     array = np.array(hands, dtype=np.int64)
     high, low = house_way_keys(hands, way, rules)
     bits = (np.int64(1) << np.minimum(array, 62)).sum(axis=1)  # the joker (52) fits in 63 bits
-    by_bits = {int(b): i for i, b in enumerate(bits)}
+    order = np.argsort(bits)
+    sorted_bits = bits[order]
+    # The dealer's hands are the 7-card subsets of the other cards, at the same places of them
+    # for every player hand.
+    places = np.array(list(combinations(range(len(cards) - 7), 7)), dtype=np.int64)
     a, b = rules.commission.numerator, rules.commission.denominator
     house = [0, 0, 0]
     best = [0, 0, 0]
     frequencies = dict.fromkeys(CATEGORIES, 0)
     for index, hand in enumerate(hands):
-        rest = [c for c in cards if c not in hand]
-        dealer = np.array([by_bits[sum(1 << min(c, 62) for c in d)] for d in combinations(rest, 7)])
+        rest = np.array([c for c in cards if c not in hand], dtype=np.int64)
+        dealer = order[
+            np.searchsorted(sorted_bits, (np.int64(1) << np.minimum(rest, 62))[places].sum(axis=1))
+        ]
         dh, dl = high[dealer], low[dealer]
-        scored = []
+        settings = []  # every way to set the hand: (high key, low key, legal)
         for size_five in combinations(hand, 5):
             two = tuple(c for c in hand if c not in size_five)
-            h, lo = high_key(size_five, rules), low_key(two)
-            win = int(((h > dh) & (lo > dl)).sum())
-            loss = int(((h <= dh) & (lo <= dl)).sum())
             legal = not is_foul((size_five, two), rules)
-            scored.append(((b - a) * win - b * loss, h, lo, win, loss, legal))
+            settings.append((high_key(size_five, rules), low_key(two), legal))
+        hs, los = (np.array([s[i] for s in settings], dtype=np.int64)[:, None] for i in (0, 1))
+        wins = ((hs > dh) & (los > dl)).sum(axis=1).tolist()
+        losses = ((hs <= dh) & (los <= dl)).sum(axis=1).tolist()
+        scored = [
+            ((b - a) * win - b * loss, h, lo, win, loss, legal)
+            for (h, lo, legal), win, loss in zip(settings, wins, losses, strict=True)
+        ]
         top = max(item[1] for item in scored)
         name = category_name(top, rules)
         if top == high_key(_royal(), rules):
