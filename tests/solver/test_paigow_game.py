@@ -39,7 +39,8 @@ FIVE_RULES = [Rules(), Rules(wheel_second=False, five_aces_top=False, commission
 
 def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
     """Every player hand against every dealer hand, one pair at a time (vectorized over the
-    settings and the dealer hands): the house-way and best-play counts and the 7-card frequencies."""
+    settings and the dealer hands): the house-way and best-play counts and the 7-card
+    frequencies."""
     cards = deck.cards
     hands = list(combinations(cards, 7))
     array = np.array(hands, dtype=np.int64)
