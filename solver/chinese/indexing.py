@@ -107,9 +107,11 @@ def hand_keys(hands: NDArray[Any]) -> Keys:
     from handsolver.models.poker_batch import rank_hands
 
     tables = layout()
-    hands = np.asarray(hands, dtype=np.intp)
+    # One byte a card: the subsets' gathered copy is thirteen times the hands, in memory bound.
+    hands = np.asarray(hands, dtype=np.uint8)
     count = hands.shape[0]
-    five = rank_hands(hands[:, tables.fives].reshape(-1, 5)).reshape(count, NUM_FIVES)
+    subsets = hands.take(tables.fives.ravel(), axis=1)  # C-ordered, unlike hands[:, fives]
+    five = rank_hands(subsets.reshape(-1, 5)).reshape(count, NUM_FIVES)
     front, order = front_keys(hands[:, tables.threes])
     return Keys(five.astype(np.int32), front, order)
 
