@@ -50,62 +50,84 @@ def spelled_five(cards: tuple[int, ...]) -> tuple[int, ...]:
 
 def best_objectives(
     cards: Sequence[int],
-    value: Callable[[tuple[int, ...], tuple[int, ...], tuple[int, ...]], Fraction],
+    value: Callable[[tuple[int, ...], tuple[int, ...], tuple[int, ...]], Fraction | int],
     k: int = TOP_K,
 ) -> list[Fraction]:
-    """The k largest objectives over every legal way to keep 13 cards and set them."""
-    found: list[Fraction] = []
-    for kept in combinations(sorted(cards), 13):
-        for bottom in combinations(kept, 5):
-            rest = [c for c in kept if c not in bottom]
-            bottom_value = five(bottom)[0]
-            for middle in combinations(rest, 5):
-                if five(middle)[0] > bottom_value:
-                    continue
-                top = tuple(c for c in rest if c not in middle)
+    """The k largest objectives over every legal way to keep 13 cards and set them: each bottom
+    of 5 cards, each middle of 5 of the cards left, each top of 3 of those left then (the rest
+    discarded)."""
+    cards = sorted(cards)
+    found: list[Fraction | int] = []
+    for bottom in combinations(cards, 5):
+        rest = [c for c in cards if c not in bottom]
+        bottom_value = five(bottom)[0]
+        for middle in combinations(rest, 5):
+            if five(middle)[0] > bottom_value:
+                continue
+            middle_spelled = spelled_five(middle)
+            left = [c for c in rest if c not in middle]
+            for top in combinations(left, 3):
                 top_spelled = three(top)[2]
-                if spelled_five(middle)[: len(top_spelled)] < top_spelled:
-                    continue
-                found.append(value(top, middle, bottom))
-    return heapq.nlargest(k, found)
+                if middle_spelled[: len(top_spelled)] >= top_spelled:
+                    found.append(value(top, middle, bottom))
+    return [Fraction(v) for v in heapq.nlargest(k, found)]
 
 
-def royalties_and_stay(stay_value: Fraction) -> Callable[..., Fraction]:
-    def value(top: tuple[int, ...], middle: tuple[int, ...], bottom: tuple[int, ...]) -> Fraction:
+def whole(points: Fraction) -> Fraction | int:
+    """An int when ``points`` is whole: the brute force adds ints, far quicker than Fractions."""
+    return int(points) if points.denominator == 1 else points
+
+
+def royalties_and_stay(stay_value: Fraction) -> Callable[..., Fraction | int]:
+    bonus = whole(stay_value)
+
+    def value(
+        top: tuple[int, ...], middle: tuple[int, ...], bottom: tuple[int, ...]
+    ) -> Fraction | int:
         royalty = three(top)[1] + five(middle)[2] + five(bottom)[1]
         stays = (
             three(top)[0][0] == ref.TRIPS
             or five(middle)[0][0] >= ref.FULL
             or five(bottom)[0][0] >= ref.QUADS
         )
-        return royalty + stay_value * stays
+        return royalty + bonus if stays else royalty
 
     return value
 
 
-def against(boards: Sequence[ref.Board], stay_value: Fraction) -> Callable[..., Fraction]:
-    """Points against each board (a legal setting of mine, as every enumerated one is)."""
-    theirs = [
-        None if ref.is_fouled(board) else (ref.royalties(board), [three(board[0])[0]])
-        for board in boards
-    ]
-    rows_of = [
-        None if status is None else (three(b[0])[0], five(b[1])[0], five(b[2])[0])
-        for b, status in zip(boards, theirs, strict=True)
-    ]
+def against(boards: Sequence[ref.Board], stay_value: Fraction) -> Callable[..., Fraction | int]:
+    """Points against each board (a legal setting of mine, as every enumerated one is): rows
+    won less rows lost, a scoop's 3, the royalties both ways; a fouled board pays 6 and mine.
 
-    def value(top: tuple[int, ...], middle: tuple[int, ...], bottom: tuple[int, ...]) -> Fraction:
+    Each of my rows is compared with that row of every board not fouled once per value it
+    takes, giving two bit masks over those boards (bit ``j``: board ``j`` is beaten, or beats
+    it); a setting counts its rows and scoops on the masks."""
+    bonus = whole(stay_value)
+    legal = [board for board in boards if not ref.is_fouled(board)]
+    fouled = len(boards) - len(legal)
+    their_royalties = sum(ref.royalties(board) for board in legal)
+    rows_of = [(three(b[0])[0], five(b[1])[0], five(b[2])[0]) for b in legal]
+
+    @cache
+    def won_and_lost(row: int, mine: tuple[int, tuple[int, ...]]) -> tuple[int, int]:
+        won = lost = 0
+        for j, rows in enumerate(rows_of):
+            won |= (mine > rows[row]) << j
+            lost |= (mine < rows[row]) << j
+        return won, lost
+
+    def value(
+        top: tuple[int, ...], middle: tuple[int, ...], bottom: tuple[int, ...]
+    ) -> Fraction | int:
         mine = (three(top)[0], five(middle)[0], five(bottom)[0])
         royalty = three(top)[1] + five(middle)[2] + five(bottom)[1]
-        total = Fraction(0)
-        for status, rows in zip(theirs, rows_of, strict=True):
-            if status is None or rows is None:
-                total += 6 + royalty
-                continue
-            won = sum((a > b) - (a < b) for a, b in zip(mine, rows, strict=True))
-            total += won + (3 if won == 3 else -3 if won == -3 else 0) + royalty - status[0]
+        (wt, lt), (wm, lm), (wb, lb) = (won_and_lost(r, mine[r]) for r in range(3))
+        rows = wt.bit_count() + wm.bit_count() + wb.bit_count()
+        rows -= lt.bit_count() + lm.bit_count() + lb.bit_count()
+        scoops = (wt & wm & wb).bit_count() - (lt & lm & lb).bit_count()
+        total = rows + 3 * scoops + len(boards) * royalty - their_royalties + 6 * fouled
         stays = mine[0][0] == ref.TRIPS or mine[1][0] >= ref.FULL or mine[2][0] >= ref.QUADS
-        return total + stay_value * stays
+        return total + bonus if stays else total
 
     return value
 

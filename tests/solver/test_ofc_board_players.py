@@ -1,7 +1,8 @@
 """Boards played out whole by a named player (``--opponent-play``): legal boards of the rules'
 deck and streets, the same for a seed, the rollout player fouling far less than the policy,
 and a study's checkpoint tied to the player.  The player of ``ofc play`` takes seconds a
-board, so it plays fewer boards here than the others."""
+board, so it plays fewer boards here than the others, and on a tenth of its playouts (the
+``quick_player`` fixture)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,20 @@ RULES = {
 }
 
 
+@pytest.fixture
+def quick_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The player of ``ofc play`` on a tenth of its default playouts and six kept actions a street,
+    wherever it runs with its defaults (the board player and a replay alike): the same steps
+    (the exact last street, the screen, the playouts), a tenth of the time."""
+    from handsolver.solver.ofc import player
+
+    smaller = {"FIRST_SAMPLES": 24, "FIRST_KEPT": 6, "LATER_SAMPLES": 20, "LATER_KEPT": 6}
+    for name, value in smaller.items():
+        assert getattr(player, name) > value
+        monkeypatch.setattr(player, name, value)
+
+
+@pytest.mark.usefixtures("quick_player")
 @pytest.mark.parametrize("player", BOARD_PLAYERS)
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_boards_are_complete_from_the_deck_left_and_the_top_of_it(player: str, name: str) -> None:
@@ -62,6 +77,7 @@ def test_boards_are_complete_from_the_deck_left_and_the_top_of_it(player: str, n
 
 @pytest.mark.slow  # CI only (python -m pytest -m slow): one of the slowest checks
 @pytest.mark.parametrize("player", BOARD_PLAYERS)
+@pytest.mark.usefixtures("quick_player")
 def test_sampled_boards_leave_my_hand_out_and_keep_to_the_seed(player: str) -> None:
     hand = parse_cards(HAND14)
     # The player of ofc play is slower still with jokers, which the test above gives it.
@@ -118,6 +134,7 @@ def test_the_rollout_player_fouls_far_less_than_the_policy() -> None:
     assert rollout <= 12 < 40 <= policy
 
 
+@pytest.mark.usefixtures("quick_player")
 def test_the_studys_boards_and_normal_hands_are_played_by_the_blocks_player() -> None:
     rules = OfcRules()
     cards = parse_cards(HAND14)
@@ -138,6 +155,7 @@ def test_the_studys_boards_and_normal_hands_are_played_by_the_blocks_player() ->
     assert earned > sum(hand.fantasy_cards is not None for hand in played["policy"])
 
 
+@pytest.mark.usefixtures("quick_player")
 def test_the_searching_player_plays_as_it_would_at_a_table() -> None:
     """Each board of the ``player`` board player is the board the player of ``ofc play`` builds
     heads-up against the rollout player, street by street, the rollout board's street first:

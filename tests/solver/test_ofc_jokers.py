@@ -26,28 +26,41 @@ TOP_K = 4
 JOKERS = OfcRules(jokers=2)
 
 
+Value = tuple[int, tuple[int, ...]]
+_SHAPES: dict[tuple[tuple[int, ...], bool], tuple[Value, tuple[int, int]]] = {}
+
+
+def valued(cards: tuple[int, ...]) -> tuple[Value, tuple[int, int]]:
+    """The reference's value of a row of real cards, and its royalties as a bottom and a middle
+    (a top: as a top).  The reference reads a row's ranks and whether its cards share a suit,
+    nothing else, so it values each such shape once (the substitutions repeat them often)."""
+    key = (tuple(sorted(card // 4 for card in cards)), len({card % 4 for card in cards}) == 1)
+    known = _SHAPES.get(key)
+    if known is None:
+        if len(cards) == 3:
+            known = ref.top_value(cards), (ref.top_royalty(cards),) * 2
+        else:
+            known = ref.five_value(cards), (ref.bottom_royalty(cards), ref.middle_royalty(cards))
+        _SHAPES[key] = known
+    return known
+
+
 class Row:
     """One value a row's jokers may give it: the reference's value, its cards as the hand
     counts them, its royalties as a bottom and a middle (a top: as a top)."""
 
     def __init__(self, cards: tuple[int, ...]) -> None:
         self.cards = cards
-        if len(cards) == 3:
-            self.value = ref.top_value(cards)
-            self.royalty = (ref.top_royalty(cards),) * 2
-        else:
-            self.value = ref.five_value(cards)
-            self.royalty = (ref.bottom_royalty(cards), ref.middle_royalty(cards))
+        self.value, self.royalty = valued(cards)
         self.spelled = ref.spelled(self.value)
 
 
 @cache
 def rows(cards: tuple[int, ...]) -> list[Row]:
     """Each value the row may take once, strongest first (jokers by substitution)."""
-    value = ref.top_value if len(cards) == 3 else ref.five_value
     found: dict[object, tuple[int, ...]] = {}
     for real in ref.substitutions(cards):
-        found.setdefault(value(real), real)
+        found.setdefault(valued(real)[0], real)
     return [Row(found[v]) for v in sorted(found, reverse=True)]
 
 

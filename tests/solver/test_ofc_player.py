@@ -90,7 +90,7 @@ def test_the_rollout_player_rarely_fouls() -> None:
 
 def test_the_player_rarely_fouls_a_few_fixed_hands() -> None:
     """Eight hands dealt from fixed seeds, played street by street against an empty board
-    with a small budget: 0 fouled measured."""
+    with a small budget (4 actions kept, 8 deals each): 0 fouled measured."""
     fouls = 0
     for index in range(8):
         deck = list(range(52))
@@ -100,7 +100,7 @@ def test_the_player_rarely_fouls_a_few_fixed_hands() -> None:
         while sum(map(len, board)) < HAND_SIZE:
             dealt = tuple(deck.pop() for _ in range(5 if not any(board) else 3))
             position = Position(board, dealt, (((), (), ()),), tuple(dead))
-            action = chosen(position, RULES, Fraction(15), samples=12, kept=6, seed=index)
+            action = chosen(position, RULES, Fraction(15), samples=8, kept=4, seed=index)
             board = after(board, action)
             dead += [] if action.discard is None else [action.discard]
         fouls += is_foul((board[0], board[1], board[2]))

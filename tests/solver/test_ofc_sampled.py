@@ -35,7 +35,7 @@ def mean_against(boards: Sequence[Setting], stay: Fraction) -> Callable[..., Fra
     stays = against([], stay)  # no board: the stay value alone
 
     def value(top: tuple[int, ...], middle: tuple[int, ...], bottom: tuple[int, ...]) -> Fraction:
-        return summed(top, middle, bottom) / len(boards) + stays(top, middle, bottom)
+        return Fraction(summed(top, middle, bottom), len(boards)) + stays(top, middle, bottom)
 
     return value
 
