@@ -88,13 +88,18 @@ def brute_force(way: HouseWay, rules: Rules, deck: Deck) -> dict[str, object]:
     return {"house": tuple(house), "best": tuple(best), "frequencies": frequencies}
 
 
+_HOUSE_WAY_KEYS: dict[tuple[HouseWay, Rules], dict[object, tuple[int, int]]] = {}
+"""The keys of each shape of hand, by house way and rules: kept between calls, since a test
+that sets every dealer hand of many player hands meets the same shapes again."""
+
+
 def house_way_keys(
     hands: list[tuple[int, ...]], way: HouseWay, rules: Rules = FIVE_RULES[0]
 ) -> tuple[np.ndarray, np.ndarray]:
     """The high and low keys of each hand set the house way, by the scalar rule in models/
     (not the engine's batch tables).  The keys depend on the suits only through which cards
     share one, so hands that differ only by a relabelling of the suits are set once."""
-    memo: dict[object, tuple[int, int]] = {}
+    memo = _HOUSE_WAY_KEYS.setdefault((way, rules), {})
     high, low = [], []
     for hand in hands:
         # The same key for two hands exactly when a relabelling of the suits maps one to the
@@ -151,15 +156,18 @@ def test_per_hand_counts_on_a_five_rank_deck() -> None:
     for row, hand in enumerate(results.cards.tolist()):
         rest = list(combinations([c for c in cards if c not in hand], 7))
         dh, dl = house_way_keys(rest, FOXWOODS)
-        scored = []
+        settings = []  # every legal setting: (high key, low key)
         for five in combinations(hand, 5):
             two = tuple(c for c in hand if c not in five)
-            if is_foul((five, two)):
-                continue
-            h, lo = high_key(five), low_key(two)
-            win = int(((h > dh) & (lo > dl)).sum())
-            loss = int(((h <= dh) & (lo <= dl)).sum())
-            scored.append((19 * win - 20 * loss, h, lo, win, loss))
+            if not is_foul((five, two)):
+                settings.append((high_key(five), low_key(two)))
+        hs, los = (np.array([s[i] for s in settings], dtype=np.int64)[:, None] for i in (0, 1))
+        wins = ((hs > dh) & (los > dl)).sum(axis=1).tolist()
+        losses = ((hs <= dh) & (los <= dl)).sum(axis=1).tolist()
+        scored = [
+            (19 * win - 20 * loss, h, lo, win, loss)
+            for (h, lo), win, loss in zip(settings, wins, losses, strict=True)
+        ]
         _, _, _, win, loss = max(scored)
         assert tuple(results.best[row]) == (win, len(rest) - win - loss, loss)
 
