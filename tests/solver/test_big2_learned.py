@@ -12,7 +12,7 @@ import pytest
 from handsolver.models.big2 import SEED_RULES
 from handsolver.models.big2_order import play_strength
 from handsolver.models.big2_rules import make_rules
-from handsolver.models.cards import mask_of, parse_cards
+from handsolver.models.cards import card_name, cards_of, mask_of, parse_cards
 from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.learned import (
     FEATURES,
@@ -280,6 +280,33 @@ def _positions_of_deals(seed: int, deals: int) -> list:
     again = rng.sample(positions, len(positions) // 3)
     reversed_moves = [(state, hand, moves[::-1]) for state, hand, moves in again[::4]]
     return positions + again + reversed_moves
+
+
+def test_the_rows_of_real_positions_equal_the_plain_counts() -> None:
+    """The shape and the reach of every move of many real positions built together (what the
+    unseen cards show counted once a position, some positions asked twice, their unseen cards
+    varied) against each row counted card by card with its own position's unseen cards."""
+    positions = _positions_of_deals(15, 3)
+    rows = positions_features(positions)
+    shape_at = FEATURES - REACH_FEATURES - SHAPE_FEATURES
+    at = 0
+    for state, hand, moves in positions:
+        played = mask_of(np.flatnonzero(state[:52]).tolist())
+        unseen = _names((1 << 52) - 1 & ~played & ~hand)
+        for move in moves:
+            cards = 0 if move is None else move[0]
+            left, taken = _names(hand ^ cards), _names(cards)
+            row = rows[at]
+            np.testing.assert_array_equal(row[shape_at:-REACH_FEATURES], plain_shape(left, unseen))
+            np.testing.assert_array_equal(
+                row[-REACH_FEATURES:], plain_reach(left | taken, taken, unseen)
+            )
+            at += 1
+    assert at == len(rows) > 1000 and len({position[1] for position in positions}) > 30
+
+
+def _names(mask: int) -> set[str]:
+    return {card_name(card) for card in cards_of(mask)}
 
 
 @pytest.mark.parametrize("which", ["ensemble", 0, 1, 2])

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,8 +46,11 @@ from handsolver.solver.big2.table.learned_shape import (
     _MAX_COUNT,
     REACH_FEATURES,
     SHAPE_FEATURES,
+    Unseen,
     _bits,
+    _masks,
     hand_shape,
+    shapes_and_reaches,
     unseen_reach,
 )
 from handsolver.solver.big2.table.views import Move, TableView
@@ -81,6 +85,7 @@ _SIZES = 6  # a pass, then plays of 1 to 5 cards
 _PLACES = 8  # a five-card play's kind's place in the rules' order
 _SEATS = 4
 _FULL = (1 << 52) - 1
+_PASS = (0, 0, 0)  # a pass as a move's (mask, size, strength): no cards
 # What a position shows, then what a move adds; the state part is shared by every move.
 STATE_FEATURES = 52 + 52 + _SIZES + 1 + (_SEATS - 1) * _MAX_COUNT + _SEATS + (_SEATS - 1) + 1
 MOVE_FEATURES = 52 + 52 + _SIZES + _PLACES + SHAPE_FEATURES + REACH_FEATURES
@@ -154,39 +159,27 @@ def _fill_move_parts(positions: Sequence[Position], out: np.ndarray) -> None:
     since the state part is the same for every move of a position."""
     import numpy as np
 
-    played = _masks_of_bits(np.stack([state[:52] for state, _, _ in positions]))
-    masks, lefts, unseens = [], [], []
+    counts = [len(moves) for _, _, moves in positions]
+    of = np.repeat(np.arange(len(positions)), counts)
+    hands = np.array([hand for _, hand, _ in positions], dtype=np.uint64)
+    played = _masks(np.stack([state[:52] for state, _, _ in positions]))
+    # Each move's (mask, size, strength), a pass (0, 0, 0), read in one pass of numpy's.
+    flat = chain.from_iterable(move or _PASS for _, _, moves in positions for move in moves)
+    listed = np.fromiter(flat, dtype=np.int64).reshape(-1, 3)
+    cards = listed[:, 0].astype(np.uint64)
+    left = hands[of] ^ cards
+    out[:, :52] = _bits(left)
+    out[:, 52:104] = _bits(cards)
+    rows, sizes = np.arange(len(listed)), listed[:, 1]
     at = 104
-    row = 0
-    for (_, hand, moves), seen in zip(positions, played, strict=True):
-        unseen = _FULL & ~(seen | hand)
-        for move in moves:
-            mask = 0 if move is None else move[0]
-            masks.append(mask)
-            lefts.append(hand ^ mask)
-            unseens.append(unseen)
-            size = 0 if move is None else move[1]
-            out[row, at + size] = 1.0
-            if size == 5:
-                assert move is not None
-                out[row, at + _SIZES + min(move[2] // KIND_STEP, _PLACES - 1)] = 1.0
-            row += 1
-    left, cards, unseen_bits = _bits(lefts), _bits(masks), _bits(unseens)
-    out[:, :52] = left
-    out[:, 52:104] = cards
+    out[rows, at + sizes] = 1.0
+    five = rows[sizes == 5]
+    out[five, at + _SIZES + np.minimum(listed[five, 2] // KIND_STEP, _PLACES - 1)] = 1.0
     at += _SIZES + _PLACES
-    out[:, at : at + SHAPE_FEATURES] = hand_shape(left, unseen_bits)
-    at += SHAPE_FEATURES
-    out[:, at:] = unseen_reach(left, cards, unseen_bits)
-
-
-def _masks_of_bits(bits: np.ndarray) -> list[CardSet]:
-    """The card set of each row of 52 numbers (0 or 1) of ``bits``."""
-    import numpy as np
-
-    padded = np.zeros((len(bits), 64), dtype=np.uint8)
-    padded[:, :52] = bits
-    return [int(mask) for mask in np.packbits(padded, axis=1, bitorder="little").view("<u8")[:, 0]]
+    unseen = Unseen.of(np.uint64(_FULL) & ~(played | hands))
+    shape, reach = shapes_and_reaches(left, cards, unseen, of)
+    out[:, at : at + SHAPE_FEATURES] = shape
+    out[:, at + SHAPE_FEATURES :] = reach
 
 
 @dataclass(frozen=True)
