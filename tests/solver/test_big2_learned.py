@@ -25,6 +25,7 @@ from handsolver.solver.big2.table.learned import (
     Learned,
     Network,
     deal_state_features,
+    deal_states_features,
     hand_shape,
     move_features,
     network,
@@ -77,6 +78,26 @@ def test_features_from_a_view_equal_those_of_the_deal(profile: str) -> None:
             decisions += 1
             table = table.after(rng.choice(moves))
     assert decisions > 300
+
+
+def test_deal_states_built_together_equal_each_built_alone() -> None:
+    """The position parts of many deal states (two to four players) built in one call, as a
+    playout's network asks for them, against each built alone from its view."""
+    rng = random.Random(8)
+    states, played, beats, views = [], [], [], []
+    for players in (2, 3, 4):
+        table = Table.deal(dealt(rng, players))
+        while table.winner is None:
+            states.append(tuple_state(table))
+            played.append(table.played)
+            beats.append(0 if table.beat is None else table.beat.mask)
+            views.append(view_state(table.view()))
+            table = table.after(rng.choice(table.view().legal_moves()))
+    together = deal_states_features(states, played, beats, False)
+    # The deal's first play of each deal is the one start flag a view sets.
+    alone = np.stack(views)
+    alone[:, -1] = 0
+    np.testing.assert_array_equal(together, alone)
 
 
 def test_a_move_row_shows_the_hand_it_leaves_and_its_cards() -> None:

@@ -64,12 +64,14 @@ __all__ = [
     "WEIGHTS",
     "Ensemble",
     "deal_state_features",
+    "deal_states_features",
     "hand_shape",
     "Learned",
     "unseen_reach",
     "Network",
     "move_features",
     "positions_features",
+    "states_features",
     "network",
 ]
 
@@ -104,25 +106,44 @@ def state_features(
     """The position's part, for the mover: ``counts`` and ``by`` (-1: none) counted from the
     mover (index 0 is the mover), ``passed`` the seats out of the trick as bits, from the
     mover too."""
+    return states_features([(played, beat, beat_size, counts, by, passed, start)])[0]
+
+
+StateAsked = tuple[CardSet, CardSet, int, Sequence[int], int, int, bool]
+"""The arguments of :func:`state_features`, in its order."""
+
+
+def states_features(asked: Sequence[StateAsked]) -> np.ndarray:
+    """A row of :func:`state_features` for each of ``asked`` (its arguments): built together,
+    as a playout's network asks about a thousand positions at once."""
     import numpy as np
 
-    out = np.zeros(STATE_FEATURES, dtype=np.float32)
-    out[:104] = _bits([played, beat]).reshape(-1)
+    rows = len(asked)
+    played, beats, sizes, counts, by, passed, start = (
+        zip(*asked, strict=True) if asked else [()] * 7
+    )
+    at_row = np.arange(rows)
+    out = np.zeros((rows, STATE_FEATURES), dtype=np.float32)
+    out[:, :52] = _bits(played)
+    out[:, 52:104] = _bits(beats)
     at = 104
-    out[at + beat_size] = 1.0
+    out[at_row, at + np.array(sizes, dtype=np.intp)] = 1.0
     at += _SIZES
-    out[at] = counts[0] / _MAX_COUNT
+    seats = np.array([(*seat, *(0,) * (_SEATS - len(seat))) for seat in counts]).reshape(-1, 4)
+    out[:, at] = seats[:, 0] / _MAX_COUNT
     at += 1
     for seat in range(1, _SEATS):
-        if seat < len(counts) and 1 <= counts[seat] <= _MAX_COUNT:
-            out[at + (seat - 1) * _MAX_COUNT + counts[seat] - 1] = 1.0
+        shown = at_row[(seats[:, seat] >= 1) & (seats[:, seat] <= _MAX_COUNT)]
+        out[shown, at + (seat - 1) * _MAX_COUNT + seats[shown, seat] - 1] = 1.0
     at += (_SEATS - 1) * _MAX_COUNT
-    out[at + max(by, 0)] = 1.0  # index 0: no play to beat (the mover never made it)
+    # Index 0: no play to beat (the mover never made it).
+    out[at_row, at + np.maximum(np.array(by, dtype=np.intp), 0)] = 1.0
     at += _SEATS
+    passed_bits = np.array(passed, dtype=np.int64)
     for seat in range(1, _SEATS):
-        out[at + seat - 1] = passed >> seat & 1
+        out[:, at + seat - 1] = passed_bits >> seat & 1
     at += _SEATS - 1
-    out[at] = start
+    out[:, at] = np.array(start, dtype=bool)
     return out
 
 
@@ -360,14 +381,24 @@ def deal_state_features(
     hand known) for the seat to move, given every card played so far, the cards of the play to beat
     (0 on a lead) and whether this is the deal's first play: what
     :func:`view_state` gives from that seat's view, without building one."""
-    hands, mover, size, _, by, passed = state
-    players = len(hands)
-    counts = [hands[(mover + step) % players].bit_count() for step in range(players)]
-    rel_by = -1 if by < 0 else (by - mover) % players
-    rel_passed = sum(
-        1 << ((seat - mover) % players) for seat in range(players) if passed >> seat & 1
-    )
-    return state_features(played, beat, size, counts, rel_by, rel_passed, start)
+    return deal_states_features([state], [played], [beat], start)[0]
+
+
+def deal_states_features(
+    states: Sequence[DealState], played: Sequence[CardSet], beats: Sequence[CardSet], start: bool
+) -> np.ndarray:
+    """A row of :func:`deal_state_features` for each of ``states`` (``played[i]`` and
+    ``beats[i]`` its cards played and to beat), built together."""
+    asked = []
+    for (hands, mover, size, _, by, passed), seen, beat in zip(states, played, beats, strict=True):
+        players = len(hands)
+        counts = [hands[(mover + step) % players].bit_count() for step in range(players)]
+        rel_by = -1 if by < 0 else (by - mover) % players
+        rel_passed = sum(
+            1 << ((seat - mover) % players) for seat in range(players) if passed >> seat & 1
+        )
+        asked.append((seen, beat, size, counts, rel_by, rel_passed, start))
+    return states_features(asked)
 
 
 def view_moves(view: TableView) -> tuple[list[Move], list[tuple[CardSet, int, int] | None]]:
