@@ -48,6 +48,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from handsolver.models.big2 import Play, PlayKind, iter_legal_plays
 from handsolver.models.big2_rules import SEED_RULES, FlushOrder, Rules
@@ -79,8 +80,11 @@ def big2_rank(card: Card) -> int:
     return ((card >> 2) - 1) % 13
 
 
+@lru_cache(maxsize=1 << 16)
 def play_strength(play: Play, rules: Rules = SEED_RULES) -> int:
-    """A number that orders the plays of one size as the rules do (greater beats smaller).
+    """A number that orders the plays of one size as the rules do (greater beats smaller);
+    remembered by play and rules, as the same plays are weighed over and over (a hand's plays
+    at each of its turns, and in every sampled deal).
 
     >>> from handsolver.models.big2_rules import make_rules
     >>> taiwan = make_rules("taiwan")
@@ -141,6 +145,11 @@ def order_key(play: Play, rules: Rules = SEED_RULES) -> tuple[int, int]:
 
 def beats(play: Play, target: Play, rules: Rules = SEED_RULES) -> bool:
     """Whether ``play`` may be played on ``target`` (see the module's rules)."""
+    return _beats(play, target, play_strength(target, rules), rules)
+
+
+def _beats(play: Play, target: Play, target_strength: int, rules: Rules) -> bool:
+    """:func:`beats`, given ``target``'s strength (weighed once against many plays)."""
     if (
         rules.bombs
         and target.kind is PlayKind.SINGLE
@@ -150,7 +159,7 @@ def beats(play: Play, target: Play, rules: Rules = SEED_RULES) -> bool:
         return True
     if play.kind.size != target.kind.size:
         return False
-    return play_strength(play, rules) > play_strength(target, rules)
+    return play_strength(play, rules) > target_strength
 
 
 def may_open(mask: CardSet, must_hold: CardSet, rules: Rules = SEED_RULES) -> bool:
@@ -185,7 +194,10 @@ def legal_replies(hand: CardSet, target: Play, rules: Rules = SEED_RULES) -> lis
     >>> [p.format(STANDARD) for p in legal_replies(hand, Play.from_text("Kh"))]
     ['2c', 'Ks', 'As']
     """
-    return [p for p in iter_legal_plays(hand, rules=rules) if beats(p, target, rules)]
+    strength = play_strength(target, rules)
+    # Only plays of its size beat it, and bombs where the rules have them.
+    sizes = {target.kind.size, *(kind.size for kind in BOMB_KINDS if rules.bombs)}
+    return [p for p in iter_legal_plays(hand, sizes, rules) if _beats(p, target, strength, rules)]
 
 
 def lowest_card(cards: Iterable[Card] | CardSet, rules: Rules = SEED_RULES) -> Card:

@@ -10,7 +10,7 @@ import pytest
 
 from handsolver.models.big2 import PROFILES, Play, legal_plays, make_rules, parse_rules
 from handsolver.models.big2_order import beats, legal_replies, lowest_card
-from handsolver.models.cards import Notation, cards_of, mask_of, parse_cards
+from handsolver.models.cards import Notation, card_name, cards_of, mask_of, parse_cards
 from tests.big2_minimax import beats as independent_beats
 from tests.solver.test_big2_game import RULE_CASES
 
@@ -42,6 +42,29 @@ def test_replies_are_the_beating_plays() -> None:
     assert [p.mask for p in legal_replies(hand, Play.from_text("Ad"))] == [
         mask_of(parse_cards("2s"))
     ]
+
+
+@pytest.mark.parametrize("name", RULE_CASES)
+def test_replies_are_every_play_that_beats_the_target(name: str) -> None:
+    """:func:`legal_replies` (plays of the target's size and bombs only, the target weighed
+    once) against every legal play of the hand kept where :func:`beats` says, in the same
+    order; single deuces and hands of four of a rank often enough that bombs answer."""
+    rules = RULE_CASES[name]
+    rng = random.Random(name)
+    deuces = [card for card in range(52) if card >> 2 == 0]
+    replies = 0
+    for round_ in range(60):
+        hand = mask_of(rng.sample(range(52), rng.randint(5, 13)))
+        if round_ % 2:  # four of a rank, a bomb with a fifth card where the rules have bombs
+            hand |= 15 << 4 * rng.randrange(1, 13)
+        rest = [card for card in range(52) if not hand >> card & 1]
+        targets = legal_plays(mask_of(rng.sample(rest, min(len(rest), 13))), rules)
+        targets += [Play.from_text(card_name(card)) for card in deuces if card in rest]
+        for target in rng.sample(targets, min(8, len(targets))):
+            expected = [p for p in legal_plays(hand, rules) if beats(p, target, rules)]
+            assert legal_replies(hand, target, rules) == expected
+            replies += len(expected)
+    assert replies > 500
 
 
 @pytest.mark.parametrize(

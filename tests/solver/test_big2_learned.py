@@ -12,7 +12,7 @@ import pytest
 from handsolver.models.big2 import SEED_RULES
 from handsolver.models.big2_order import play_strength
 from handsolver.models.big2_rules import make_rules
-from handsolver.models.cards import mask_of, parse_cards
+from handsolver.models.cards import card_name, cards_of, mask_of, parse_cards
 from handsolver.solver.big2.game.state import DealState
 from handsolver.solver.big2.table.learned import (
     FEATURES,
@@ -25,6 +25,7 @@ from handsolver.solver.big2.table.learned import (
     Learned,
     Network,
     deal_state_features,
+    deal_states_features,
     hand_shape,
     move_features,
     network,
@@ -77,6 +78,26 @@ def test_features_from_a_view_equal_those_of_the_deal(profile: str) -> None:
             decisions += 1
             table = table.after(rng.choice(moves))
     assert decisions > 300
+
+
+def test_deal_states_built_together_equal_each_built_alone() -> None:
+    """The position parts of many deal states (two to four players) built in one call, as a
+    playout's network asks for them, against each built alone from its view."""
+    rng = random.Random(8)
+    states, played, beats, views = [], [], [], []
+    for players in (2, 3, 4):
+        table = Table.deal(dealt(rng, players))
+        while table.winner is None:
+            states.append(tuple_state(table))
+            played.append(table.played)
+            beats.append(0 if table.beat is None else table.beat.mask)
+            views.append(view_state(table.view()))
+            table = table.after(rng.choice(table.view().legal_moves()))
+    together = deal_states_features(states, played, beats, False)
+    # The deal's first play of each deal is the one start flag a view sets.
+    alone = np.stack(views)
+    alone[:, -1] = 0
+    np.testing.assert_array_equal(together, alone)
 
 
 def test_a_move_row_shows_the_hand_it_leaves_and_its_cards() -> None:
@@ -280,6 +301,33 @@ def _positions_of_deals(seed: int, deals: int) -> list:
     again = rng.sample(positions, len(positions) // 3)
     reversed_moves = [(state, hand, moves[::-1]) for state, hand, moves in again[::4]]
     return positions + again + reversed_moves
+
+
+def test_the_rows_of_real_positions_equal_the_plain_counts() -> None:
+    """The shape and the reach of every move of many real positions built together (what the
+    unseen cards show counted once a position, some positions asked twice, their unseen cards
+    varied) against each row counted card by card with its own position's unseen cards."""
+    positions = _positions_of_deals(15, 3)
+    rows = positions_features(positions)
+    shape_at = FEATURES - REACH_FEATURES - SHAPE_FEATURES
+    at = 0
+    for state, hand, moves in positions:
+        played = mask_of(np.flatnonzero(state[:52]).tolist())
+        unseen = _names((1 << 52) - 1 & ~played & ~hand)
+        for move in moves:
+            cards = 0 if move is None else move[0]
+            left, taken = _names(hand ^ cards), _names(cards)
+            row = rows[at]
+            np.testing.assert_array_equal(row[shape_at:-REACH_FEATURES], plain_shape(left, unseen))
+            np.testing.assert_array_equal(
+                row[-REACH_FEATURES:], plain_reach(left | taken, taken, unseen)
+            )
+            at += 1
+    assert at == len(rows) > 1000 and len({position[1] for position in positions}) > 30
+
+
+def _names(mask: int) -> set[str]:
+    return {card_name(card) for card in cards_of(mask)}
 
 
 @pytest.mark.parametrize("which", ["ensemble", 0, 1, 2])

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,8 +46,11 @@ from handsolver.solver.big2.table.learned_shape import (
     _MAX_COUNT,
     REACH_FEATURES,
     SHAPE_FEATURES,
+    Unseen,
     _bits,
+    _masks,
     hand_shape,
+    shapes_and_reaches,
     unseen_reach,
 )
 from handsolver.solver.big2.table.views import Move, TableView
@@ -60,12 +64,14 @@ __all__ = [
     "WEIGHTS",
     "Ensemble",
     "deal_state_features",
+    "deal_states_features",
     "hand_shape",
     "Learned",
     "unseen_reach",
     "Network",
     "move_features",
     "positions_features",
+    "states_features",
     "network",
 ]
 
@@ -81,6 +87,7 @@ _SIZES = 6  # a pass, then plays of 1 to 5 cards
 _PLACES = 8  # a five-card play's kind's place in the rules' order
 _SEATS = 4
 _FULL = (1 << 52) - 1
+_PASS = (0, 0, 0)  # a pass as a move's (mask, size, strength): no cards
 # What a position shows, then what a move adds; the state part is shared by every move.
 STATE_FEATURES = 52 + 52 + _SIZES + 1 + (_SEATS - 1) * _MAX_COUNT + _SEATS + (_SEATS - 1) + 1
 MOVE_FEATURES = 52 + 52 + _SIZES + _PLACES + SHAPE_FEATURES + REACH_FEATURES
@@ -99,25 +106,44 @@ def state_features(
     """The position's part, for the mover: ``counts`` and ``by`` (-1: none) counted from the
     mover (index 0 is the mover), ``passed`` the seats out of the trick as bits, from the
     mover too."""
+    return states_features([(played, beat, beat_size, counts, by, passed, start)])[0]
+
+
+StateAsked = tuple[CardSet, CardSet, int, Sequence[int], int, int, bool]
+"""The arguments of :func:`state_features`, in its order."""
+
+
+def states_features(asked: Sequence[StateAsked]) -> np.ndarray:
+    """A row of :func:`state_features` for each of ``asked`` (its arguments): built together,
+    as a playout's network asks about a thousand positions at once."""
     import numpy as np
 
-    out = np.zeros(STATE_FEATURES, dtype=np.float32)
-    out[:104] = _bits([played, beat]).reshape(-1)
+    rows = len(asked)
+    played, beats, sizes, counts, by, passed, start = (
+        zip(*asked, strict=True) if asked else [()] * 7
+    )
+    at_row = np.arange(rows)
+    out = np.zeros((rows, STATE_FEATURES), dtype=np.float32)
+    out[:, :52] = _bits(played)
+    out[:, 52:104] = _bits(beats)
     at = 104
-    out[at + beat_size] = 1.0
+    out[at_row, at + np.array(sizes, dtype=np.intp)] = 1.0
     at += _SIZES
-    out[at] = counts[0] / _MAX_COUNT
+    seats = np.array([(*seat, *(0,) * (_SEATS - len(seat))) for seat in counts]).reshape(-1, 4)
+    out[:, at] = seats[:, 0] / _MAX_COUNT
     at += 1
     for seat in range(1, _SEATS):
-        if seat < len(counts) and 1 <= counts[seat] <= _MAX_COUNT:
-            out[at + (seat - 1) * _MAX_COUNT + counts[seat] - 1] = 1.0
+        shown = at_row[(seats[:, seat] >= 1) & (seats[:, seat] <= _MAX_COUNT)]
+        out[shown, at + (seat - 1) * _MAX_COUNT + seats[shown, seat] - 1] = 1.0
     at += (_SEATS - 1) * _MAX_COUNT
-    out[at + max(by, 0)] = 1.0  # index 0: no play to beat (the mover never made it)
+    # Index 0: no play to beat (the mover never made it).
+    out[at_row, at + np.maximum(np.array(by, dtype=np.intp), 0)] = 1.0
     at += _SEATS
+    passed_bits = np.array(passed, dtype=np.int64)
     for seat in range(1, _SEATS):
-        out[at + seat - 1] = passed >> seat & 1
+        out[:, at + seat - 1] = passed_bits >> seat & 1
     at += _SEATS - 1
-    out[at] = start
+    out[:, at] = np.array(start, dtype=bool)
     return out
 
 
@@ -154,39 +180,27 @@ def _fill_move_parts(positions: Sequence[Position], out: np.ndarray) -> None:
     since the state part is the same for every move of a position."""
     import numpy as np
 
-    played = _masks_of_bits(np.stack([state[:52] for state, _, _ in positions]))
-    masks, lefts, unseens = [], [], []
+    counts = [len(moves) for _, _, moves in positions]
+    of = np.repeat(np.arange(len(positions)), counts)
+    hands = np.array([hand for _, hand, _ in positions], dtype=np.uint64)
+    played = _masks(np.stack([state[:52] for state, _, _ in positions]))
+    # Each move's (mask, size, strength), a pass (0, 0, 0), read in one pass of numpy's.
+    flat = chain.from_iterable(move or _PASS for _, _, moves in positions for move in moves)
+    listed = np.fromiter(flat, dtype=np.int64).reshape(-1, 3)
+    cards = listed[:, 0].astype(np.uint64)
+    left = hands[of] ^ cards
+    out[:, :52] = _bits(left)
+    out[:, 52:104] = _bits(cards)
+    rows, sizes = np.arange(len(listed)), listed[:, 1]
     at = 104
-    row = 0
-    for (_, hand, moves), seen in zip(positions, played, strict=True):
-        unseen = _FULL & ~(seen | hand)
-        for move in moves:
-            mask = 0 if move is None else move[0]
-            masks.append(mask)
-            lefts.append(hand ^ mask)
-            unseens.append(unseen)
-            size = 0 if move is None else move[1]
-            out[row, at + size] = 1.0
-            if size == 5:
-                assert move is not None
-                out[row, at + _SIZES + min(move[2] // KIND_STEP, _PLACES - 1)] = 1.0
-            row += 1
-    left, cards, unseen_bits = _bits(lefts), _bits(masks), _bits(unseens)
-    out[:, :52] = left
-    out[:, 52:104] = cards
+    out[rows, at + sizes] = 1.0
+    five = rows[sizes == 5]
+    out[five, at + _SIZES + np.minimum(listed[five, 2] // KIND_STEP, _PLACES - 1)] = 1.0
     at += _SIZES + _PLACES
-    out[:, at : at + SHAPE_FEATURES] = hand_shape(left, unseen_bits)
-    at += SHAPE_FEATURES
-    out[:, at:] = unseen_reach(left, cards, unseen_bits)
-
-
-def _masks_of_bits(bits: np.ndarray) -> list[CardSet]:
-    """The card set of each row of 52 numbers (0 or 1) of ``bits``."""
-    import numpy as np
-
-    padded = np.zeros((len(bits), 64), dtype=np.uint8)
-    padded[:, :52] = bits
-    return [int(mask) for mask in np.packbits(padded, axis=1, bitorder="little").view("<u8")[:, 0]]
+    unseen = Unseen.of(np.uint64(_FULL) & ~(played | hands))
+    shape, reach = shapes_and_reaches(left, cards, unseen, of)
+    out[:, at : at + SHAPE_FEATURES] = shape
+    out[:, at + SHAPE_FEATURES :] = reach
 
 
 @dataclass(frozen=True)
@@ -367,14 +381,24 @@ def deal_state_features(
     hand known) for the seat to move, given every card played so far, the cards of the play to beat
     (0 on a lead) and whether this is the deal's first play: what
     :func:`view_state` gives from that seat's view, without building one."""
-    hands, mover, size, _, by, passed = state
-    players = len(hands)
-    counts = [hands[(mover + step) % players].bit_count() for step in range(players)]
-    rel_by = -1 if by < 0 else (by - mover) % players
-    rel_passed = sum(
-        1 << ((seat - mover) % players) for seat in range(players) if passed >> seat & 1
-    )
-    return state_features(played, beat, size, counts, rel_by, rel_passed, start)
+    return deal_states_features([state], [played], [beat], start)[0]
+
+
+def deal_states_features(
+    states: Sequence[DealState], played: Sequence[CardSet], beats: Sequence[CardSet], start: bool
+) -> np.ndarray:
+    """A row of :func:`deal_state_features` for each of ``states`` (``played[i]`` and
+    ``beats[i]`` its cards played and to beat), built together."""
+    asked = []
+    for (hands, mover, size, _, by, passed), seen, beat in zip(states, played, beats, strict=True):
+        players = len(hands)
+        counts = [hands[(mover + step) % players].bit_count() for step in range(players)]
+        rel_by = -1 if by < 0 else (by - mover) % players
+        rel_passed = sum(
+            1 << ((seat - mover) % players) for seat in range(players) if passed >> seat & 1
+        )
+        asked.append((seen, beat, size, counts, rel_by, rel_passed, start))
+    return states_features(asked)
 
 
 def view_moves(view: TableView) -> tuple[list[Move], list[tuple[CardSet, int, int] | None]]:

@@ -1,10 +1,16 @@
 """What the learned Big 2 player (:mod:`.learned`) sees of the hand a move leaves and of the
 cards it has not seen: the shape of that hand (:func:`hand_shape`) and what the unseen cards
-could answer (:func:`unseen_reach`), for many moves at once, by rank counts in numpy."""
+could answer (:func:`unseen_reach`), for many moves at once.
+
+Both are counted on card sets as 64-bit words in numpy (card ``rank * 4 + suit``, so a rank is
+four bits of the word), a word a move, with the bit tricks of counting set bits four bits at a
+time.  What depends only on the unseen cards (:class:`Unseen`) is counted once a position, and
+a position's moves index it (:func:`shapes_and_reaches`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -13,31 +19,217 @@ from handsolver.models.cards import CardSet
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["REACH_FEATURES", "SHAPE_FEATURES", "hand_shape", "unseen_reach"]
+__all__ = [
+    "REACH_FEATURES",
+    "SHAPE_FEATURES",
+    "Unseen",
+    "hand_shape",
+    "shapes_and_reaches",
+    "unseen_reach",
+]
 
 _MAX_COUNT = 13
 SHAPE_FEATURES = (_MAX_COUNT + 1) + 4 + (_MAX_COUNT + 1) + 2 + 2 + 1 + 1 + 2 + 1
 REACH_FEATURES = 2 + 4 + 2
+_RANKS = sum(1 << 4 * rank for rank in range(13))
+"""A bit a rank (its lowest card's): the form of a set of ranks below."""
+_SUITS = tuple(_RANKS << suit for suit in range(4))
+_RUN_STARTS = sum(1 << 4 * start for start in range(10))
+"""The ten first ranks of a run of five in a row of ranks written ace, deuce, ..., ace."""
 
 
-def _bits(masks: Sequence[CardSet]) -> np.ndarray:
+def _bits(masks: Sequence[CardSet] | np.ndarray) -> np.ndarray:
     """Each mask as 52 numbers 0 or 1, a row each (bit ``i`` is card ``i``)."""
     import numpy as np
 
-    raw = np.array(masks, dtype="<u8").view(np.uint8).reshape(-1, 8)
+    raw = np.asarray(masks, dtype="<u8").view(np.uint8).reshape(-1, 8)
     return np.unpackbits(raw, axis=1, bitorder="little")[:, :52].astype(np.float32)
 
 
-@lru_cache(maxsize=1)
-def _shape_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Each rank's place in Big 2's order (three lowest, deuce highest) from the cards' rank
-    (deuce 0 to ace 12), and the ranks of a row of five in a run: ace low or high."""
+def _masks(bits: np.ndarray) -> np.ndarray:
+    """The card set of each row of 52 numbers (0 or 1) of ``bits``, as 64-bit words."""
     import numpy as np
 
-    place = np.array([(rank - 1) % 13 for rank in range(13)])
-    ranks = [12, *range(13)]  # A 2 3 ... K A
-    runs = np.array([ranks[start : start + 5] for start in range(len(ranks) - 4)])
-    return place, runs
+    padded = np.zeros((len(bits), 64), dtype=np.uint8)
+    padded[:, :52] = bits
+    return np.packbits(padded, axis=1, bitorder="little").view("<u8")[:, 0]
+
+
+@lru_cache(maxsize=1)
+def _place_tables() -> tuple[np.ndarray, np.ndarray]:
+    """For each place ``top`` in Big 2's order from -1 to 12 (at index ``top + 1``), the ranks
+    of a place above it, and of it or above, as sets of ranks: a rank's place (three lowest,
+    deuce highest) is one below the cards' rank (deuce 0 to ace 12), the deuce's 12."""
+    import numpy as np
+
+    place = [(rank - 1) % 13 for rank in range(13)]
+    tops = range(-1, 13)
+    above = [sum(1 << 4 * rank for rank in range(13) if place[rank] > top) for top in tops]
+    from_top = [sum(1 << 4 * rank for rank in range(13) if place[rank] >= top) for top in tops]
+    return np.array(above, dtype=np.uint64), np.array(from_top, dtype=np.uint64)
+
+
+def _rank_counts(masks: np.ndarray) -> np.ndarray:
+    """Each rank's four bits of ``masks`` replaced by the number of them set (0 to 4)."""
+    import numpy as np
+
+    twos = np.uint64(0x3333333333333)
+    pairs = masks - (masks >> np.uint64(1) & np.uint64(0x5555555555555))
+    return (pairs & twos) + (pairs >> np.uint64(2) & twos)
+
+
+def _ranks_with(counts: np.ndarray, at_least: int) -> np.ndarray:
+    """The ranks holding ``at_least`` (1 to 4) cards, from :func:`_rank_counts`: a count's
+    bits 4, 2, 1 are those of a number from 0 to 4, so "3 or more" is "4, or 2 and 1"."""
+    import numpy as np
+
+    one, two = np.uint64(1), np.uint64(2)
+    if at_least == 1:
+        held = counts | counts >> one | counts >> two
+    elif at_least == 2:
+        held = counts >> one | counts >> two
+    elif at_least == 3:
+        held = counts >> two | counts >> one & counts
+    else:
+        held = counts >> two
+    return held & np.uint64(_RANKS)
+
+
+def _runs(ranks: np.ndarray) -> np.ndarray:
+    """The runs of five ranks (ace low or high) among ``ranks``, as the set of their first
+    ranks in a row written ace, deuce, three, ..., ace (the ace's bit put first)."""
+    import numpy as np
+
+    four, twelve = np.uint64(4), np.uint64(48)
+    row = ranks << four | ranks >> twelve
+    runs = row
+    for step in range(1, 5):
+        runs = runs & row >> np.uint64(4 * step)
+    return runs & np.uint64(_RUN_STARTS)
+
+
+def _top_place(ranks: np.ndarray) -> np.ndarray:
+    """The highest place in Big 2's order of a set of ranks (-1: none): 12 for the deuce (the
+    lowest bit), else the place of its highest bit's rank, one below the rank itself."""
+    import numpy as np
+
+    # frexp gives 4 * rank + 1 for a highest bit 4 * rank (exact: the words are under 2**53).
+    exponent = np.frexp((ranks & ~np.uint64(1)).astype(np.float64))[1]
+    return np.where(ranks & np.uint64(1), 12, np.maximum((exponent - 1) // 4 - 1, -1))
+
+
+def _count(masks: np.ndarray) -> np.ndarray:
+    """How many bits (cards, or ranks) each word of ``masks`` holds."""
+    import numpy as np
+
+    return np.bitwise_count(masks).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """What the cards a mover has not seen show, for each of many positions: for ``n`` from 0
+    to 4 the highest place of a rank of which they hold ``n`` cards or more (-1: none, and
+    always for 0), and whether they hold five ranks in a row, five cards of a suit, a triple
+    and another pair, and four of a rank with a fifth card (the five-card plays they could
+    make), as 0 or 1.  The same for every move of a position, so counted once a position."""
+
+    tops: np.ndarray  # positions x 5
+    plays: np.ndarray  # positions x 4
+
+    @classmethod
+    def of(cls, masks: np.ndarray) -> Unseen:
+        """The unseen cards of each position, ``masks`` (64-bit words)."""
+        import numpy as np
+
+        counts = _rank_counts(masks)
+        tops = np.full((len(masks), 5), -1)
+        for n in range(1, 5):
+            tops[:, n] = _top_place(_ranks_with(counts, n))
+        plays = np.zeros((len(masks), 4), dtype=np.float32)
+        pairs = _ranks_with(counts, 2)
+        plays[:, 0] = _runs(_ranks_with(counts, 1)) != 0
+        plays[:, 1] = np.stack([_count(masks & np.uint64(suit)) for suit in _SUITS]).max(0) >= 5
+        plays[:, 2] = (_ranks_with(counts, 3) != 0) & (_count(pairs) >= 2)
+        plays[:, 3] = (_ranks_with(counts, 4) != 0) & (_count(masks) >= 5)
+        return cls(tops, plays)
+
+
+def shapes_and_reaches(
+    left: np.ndarray, cards: np.ndarray, unseen: Unseen, of: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`hand_shape` and :func:`unseen_reach` of each move, its cards ``cards`` and the
+    hand it leaves ``left`` (64-bit words), ``of[i]`` the position of move ``i`` in
+    ``unseen``."""
+    import numpy as np
+
+    above, from_top = _place_tables()
+    tops = unseen.tops[of]
+    rows = len(left)
+    at_row = np.arange(rows)
+    shape = np.zeros((rows, SHAPE_FEATURES), dtype=np.float32)
+    counts = _rank_counts(left)
+    held = [_ranks_with(counts, n) for n in range(1, 5)]  # 1, 2, 3, 4 cards or more
+    shape[at_row, _count(left)] = 1.0
+    at = _MAX_COUNT + 1
+    exactly = [_count(more & ~fewer) for more, fewer in zip(held, held[1:], strict=False)]
+    for k, ranks in enumerate([*exactly, _count(held[3])]):
+        shape[:, at + k] = ranks / 4
+    at += 4
+    # The one-rank plays, ceil(count / 3) a rank: one a rank held, and one more for four.
+    small = np.minimum(_count(held[0]) + _count(held[3]), _MAX_COUNT)
+    shape[at_row, at + small] = 1.0
+    at += _MAX_COUNT + 1
+    shape[:, at] = (counts & np.uint64(15)) / 4
+    shape[:, at + 1] = (counts >> np.uint64(48)) / 4
+    at += 2
+    runs = _runs(held[0])
+    shape[:, at] = _count(runs) / 4
+    shape[:, at + 1] = runs != 0
+    at += 2
+    flush = np.zeros(rows, dtype=np.uint64)  # the cards of the suits of five or more
+    flush_suits = np.zeros(rows, dtype=np.int64)
+    for suit in _SUITS:
+        of_suit = left & np.uint64(suit)
+        five = _count(of_suit) >= 5
+        flush |= np.where(five, of_suit, np.uint64(0))
+        flush_suits += five
+    shape[:, at] = flush_suits / 4
+    at += 1
+    shape[:, at] = (held[2] != 0) & (_count(held[1]) >= 2)
+    at += 1
+    # A rank's four cards from its bit: the bit times 15 (ranks four bits apart do not carry).
+    fifteen = np.uint64(15)
+    shape[:, at] = _count(left & above[tops[:, 1] + 1] * fifteen) / 4
+    shape[:, at + 1] = _count(left & from_top[tops[:, 1] + 1] * fifteen) / 4
+    at += 2
+    # The ranks of a run: each of its five from its first, the row's ace put back as the ace.
+    row = runs | runs << np.uint64(4) | runs << np.uint64(8) | runs << np.uint64(12)
+    row |= runs << np.uint64(16)
+    in_run = (row >> np.uint64(4) | (row & np.uint64(1)) << np.uint64(48)) & np.uint64(_RANKS)
+    lone = (held[0] & ~held[1] & ~in_run) * fifteen & left & ~flush
+    shape[:, at] = _count(lone) / 4
+
+    reach = np.zeros((rows, REACH_FEATURES), dtype=np.float32)
+    move_ranks = _ranks_with(_rank_counts(cards), 1)
+    # A one-rank move's rivals: the ranks of which the unseen cards hold as many (at most 4).
+    one_rank = _count(move_ranks) == 1
+    rivals = tops[at_row, np.minimum(_count(cards), 4)] + 1
+    reach[:, 0] = one_rank & ((move_ranks & above[rivals]) != 0)
+    reach[:, 1] = one_rank & ((move_ranks & from_top[rivals]) != 0)
+    reach[:, 2:6] = unseen.plays[of]
+    reach[:, 6] = _count(held[1] & above[tops[:, 2] + 1]) / 4
+    reach[:, 7] = _count(held[2] & above[tops[:, 3] + 1]) / 4
+    return shape, reach
+
+
+def _positions(unseen: CardSet | np.ndarray, rows: int) -> tuple[Unseen, np.ndarray]:
+    """:class:`Unseen` of ``unseen`` (one set for every row, or 52 numbers a row) and each
+    row's position in it."""
+    import numpy as np
+
+    masks = np.array([unseen], dtype=np.uint64) if isinstance(unseen, int) else _masks(unseen)
+    of = np.zeros(rows, dtype=np.intp) if len(masks) == 1 else np.arange(rows)
+    return Unseen.of(masks), of
 
 
 def hand_shape(left: np.ndarray, unseen: CardSet | np.ndarray) -> np.ndarray:
@@ -66,53 +258,8 @@ def hand_shape(left: np.ndarray, unseen: CardSet | np.ndarray) -> np.ndarray:
     """
     import numpy as np
 
-    place, runs = _shape_tables()
-    rows = len(left)
-    by_rank = left.reshape(rows, 13, 4)
-    counts = by_rank.sum(axis=2)
-    out = np.zeros((rows, SHAPE_FEATURES), dtype=np.float32)
-    cards = counts.sum(axis=1).astype(int)
-    out[np.arange(rows), cards] = 1.0
-    at = _MAX_COUNT + 1
-    of = [(counts == k).sum(axis=1) for k in range(1, 5)]
-    out[:, at : at + 4] = np.stack(of, axis=1) / 4
-    at += 4
-    small = np.minimum(np.ceil(counts / 3).sum(axis=1).astype(int), _MAX_COUNT)
-    out[np.arange(rows), at + small] = 1.0
-    at += _MAX_COUNT + 1
-    out[:, at] = counts[:, 0] / 4
-    out[:, at + 1] = counts[:, 12] / 4
-    at += 2
-    present = counts > 0
-    whole = present[:, runs].all(axis=2)  # rows x runs
-    out[:, at] = whole.sum(axis=1) / 4
-    out[:, at + 1] = whole.any(axis=1)
-    at += 2
-    suits = by_rank.sum(axis=1)
-    flush_suits = suits >= 5
-    out[:, at] = flush_suits.sum(axis=1) / 4
-    at += 1
-    out[:, at] = ((of[2] + of[3]) >= 1) & ((of[1] + of[2] + of[3]) >= 2)
-    at += 1
-    unseen_counts = _unseen_counts(unseen, rows)
-    top = np.where(unseen_counts > 0, place, -1).max(axis=1)[:, None]
-    out[:, at] = (counts * (place > top)).sum(axis=1) / 4
-    out[:, at + 1] = (counts * (place >= top)).sum(axis=1) / 4
-    at += 2
-    in_run = np.zeros((rows, 13), dtype=bool)
-    for run, ranks in enumerate(runs):
-        in_run[:, ranks] |= whole[:, run : run + 1]
-    in_flush = (by_rank * flush_suits[:, None, :]).sum(axis=2) > 0
-    out[:, at] = ((counts == 1) & ~in_run & ~in_flush).sum(axis=1) / 4
-    return out
-
-
-def _unseen_counts(unseen: CardSet | np.ndarray, rows: int) -> np.ndarray:
-    """Per row, the cards of each rank of ``unseen`` (one set, or 52 numbers a row)."""
-    import numpy as np
-
-    bits = _bits([unseen]) if isinstance(unseen, int) else unseen
-    return np.broadcast_to(bits.reshape(-1, 13, 4).sum(axis=2), (rows, 13))
+    masks = _masks(left)
+    return shapes_and_reaches(masks, np.zeros_like(masks), *_positions(unseen, len(left)))[0]
 
 
 def unseen_reach(left: np.ndarray, cards: np.ndarray, unseen: CardSet | np.ndarray) -> np.ndarray:
@@ -133,33 +280,4 @@ def unseen_reach(left: np.ndarray, cards: np.ndarray, unseen: CardSet | np.ndarr
     >>> unseen_reach(_bits([hand ^ move]), _bits([move]), unseen)[0].tolist()
     [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.25, 0.0]
     """
-    import numpy as np
-
-    place, runs = _shape_tables()
-    rows = len(left)
-    out = np.zeros((rows, REACH_FEATURES), dtype=np.float32)
-    bits = _bits([unseen]) if isinstance(unseen, int) else unseen
-    seen_not = np.broadcast_to(bits.reshape(-1, 13, 4), (rows, 13, 4))
-    unseen_counts = seen_not.sum(axis=2)
-    # The highest place of a rank holding at least n unseen cards, n = 0 (unused) to 4.
-    top = np.stack(
-        [np.full(rows, -1)]
-        + [np.where(unseen_counts >= n, place, -1).max(axis=1) for n in range(1, 5)],
-        axis=1,
-    )
-    move_counts = cards.reshape(rows, 13, 4).sum(axis=2)
-    size = move_counts.sum(axis=1).astype(int)
-    one_rank = ((move_counts > 0).sum(axis=1) == 1) & (size <= 4)
-    rank = move_counts.argmax(axis=1)
-    above = top[np.arange(rows), np.minimum(size, 4)]
-    out[:, 0] = one_rank & (place[rank] > above)
-    out[:, 1] = one_rank & (place[rank] >= above)
-    present = unseen_counts > 0
-    out[:, 2] = present[:, runs].all(axis=2).any(axis=1)
-    out[:, 3] = (seen_not.sum(axis=1) >= 5).any(axis=1)
-    out[:, 4] = (unseen_counts >= 3).any(axis=1) & ((unseen_counts >= 2).sum(axis=1) >= 2)
-    out[:, 5] = (unseen_counts == 4).any(axis=1) & (unseen_counts.sum(axis=1) >= 5)
-    held = left.reshape(rows, 13, 4).sum(axis=2)
-    out[:, 6] = ((held >= 2) & (place > top[:, 2:3])).sum(axis=1) / 4
-    out[:, 7] = ((held >= 3) & (place > top[:, 3:4])).sum(axis=1) / 4
-    return out
+    return shapes_and_reaches(_masks(left), _masks(cards), *_positions(unseen, len(left)))[1]

@@ -183,20 +183,26 @@ def _valued(
 ) -> list[tuple[list[PlayOrPass], np.ndarray | None]]:
     """Each state's legal moves and the network's value of each, in one call of the network
     (None where only one move is legal, unless ``every``)."""
-    from handsolver.solver.big2.table.learned import (
-        deal_state_features,
-        network,
-    )
+    from handsolver.solver.big2.table.learned import deal_states_features, network
 
     out: list[tuple[list[PlayOrPass], np.ndarray | None]] = []
-    asked = []
+    wanted = []
     for i, state in enumerate(states):
         legal = state.legal_moves(plays[i])
         out.append((legal, None))
         if every or len(legal) > 1:
-            features = deal_state_features(state, played[i], beats[i], False)
-            asked.append((features, state.hands[state.to_move], legal))
-    if asked:
+            wanted.append(i)
+    if wanted:
+        features = deal_states_features(
+            [states[i] for i in wanted],
+            [played[i] for i in wanted],
+            [beats[i] for i in wanted],
+            False,
+        )
+        asked = [
+            (row, states[i].hands[states[i].to_move], out[i][0])
+            for i, row in zip(wanted, features, strict=True)
+        ]
         values = network().values_of_positions(asked)
         at = 0
         for i, (legal, _) in enumerate(out):
