@@ -267,18 +267,24 @@ def test_rows_of_their_own_unseen_cards_each_equal_the_plain_counts() -> None:
         np.testing.assert_allclose(reach, plain_reach(hand, move, rest))
 
 
-def test_positions_built_together_equal_each_built_alone() -> None:
-    """The rows of many positions (other hands, other cards played) built in one call, as
-    the network's batched callers build them, against each position's rows built alone."""
-    rng = random.Random(12)
+def _positions_played(rng: random.Random, deals: int) -> list:
+    """Every decision's position (the state, the hand and the moves) of ``deals`` random deals
+    played by random moves."""
     positions = []
-    for _ in range(6):
+    for _ in range(deals):
         table = Table.deal(dealt(rng))
         while table.winner is None:
             view = table.view()
             _, tuples = view_moves(view)
             positions.append((view_state(view), view.hand, tuples))
             table = table.after(rng.choice(view.legal_moves()))
+    return positions
+
+
+def test_positions_built_together_equal_each_built_alone() -> None:
+    """The rows of many positions (other hands, other cards played) built in one call, as
+    the network's batched callers build them, against each position's rows built alone."""
+    positions = _positions_played(random.Random(12), 6)
     together = positions_features(positions)
     alone = np.concatenate([move_features(*position) for position in positions])
     assert len({position[1] for position in positions}) > 50
@@ -290,14 +296,7 @@ def _positions_of_deals(seed: int, deals: int) -> list:
     sampled deals that agree on what the mover sees are), and some with their moves in
     reverse (the same state and hand, other rows)."""
     rng = random.Random(seed)
-    positions = []
-    for _ in range(deals):
-        table = Table.deal(dealt(rng))
-        while table.winner is None:
-            view = table.view()
-            _, tuples = view_moves(view)
-            positions.append((view_state(view), view.hand, tuples))
-            table = table.after(rng.choice(view.legal_moves()))
+    positions = _positions_played(rng, deals)
     again = rng.sample(positions, len(positions) // 3)
     reversed_moves = [(state, hand, moves[::-1]) for state, hand, moves in again[::4]]
     return positions + again + reversed_moves
